@@ -1,0 +1,2478 @@
+/* perfdata.h - v0.1.0 - read Linux perf.data files from a memory buffer.
+   Single header, no allocation, no I/O, no libc: only <stddef.h>/<stdint.h>.
+
+   INSTANTIATE
+     In exactly one C or C++ file:
+         #define PERFDATA_IMPLEMENTATION
+         #include "perfdata.h"
+     Everywhere else just #include "perfdata.h".
+
+   QUICK START (examples/quickstart.c; prints pid, tid, time, ip and callchain
+   of every sample)
+
+     #define PERFDATA_IMPLEMENTATION
+     #include "perfdata.h"
+     #include <stdio.h>
+     #include <stdlib.h>
+
+     int main(int argc, char **argv) {
+         static unsigned char buf[64 << 20];
+         static perfdata_event events[256];
+         perfdata_file file; perfdata_cursor cur; perfdata_record rec;
+         perfdata_sample s; perfdata_error err; size_t len, i;
+         FILE *fp = argc > 1 ? fopen(argv[1], "rb") : NULL;
+         if (!fp) return 2;
+         len = fread(buf, 1, sizeof buf, fp);
+         fclose(fp);
+         if (perfdata_open(&file, buf, len, events, 256, &err) != PERFDATA_OK) {
+             fprintf(stderr, "%s at 0x%llx\n", err.message, (unsigned long long)err.offset);
+             return 1;
+         }
+         perfdata_cursor_init(&file, &cur);
+         while (perfdata_next_record(&file, &cur, &rec, &err) == PERFDATA_OK) {
+             if (rec.type != PERFDATA_RECORD_SAMPLE) continue;
+             if (perfdata_decode_sample(&file, &rec, &s, &err) != PERFDATA_OK) continue;
+             printf("%u/%u %llu 0x%llx\n", s.pid, s.tid, (unsigned long long)s.time,
+                    (unsigned long long)s.ip);
+             for (i = 0; i < s.callchain.count; i++)
+                 printf("\t0x%llx\n", (unsigned long long)perfdata_u64s_at(&s.callchain, i));
+         }
+         return err.code == PERFDATA_END ? 0 : 1;
+     }
+
+   CONFIGURATION MACROS
+     PERFDATA_IMPLEMENTATION   in one file: emit the implementation.
+     PERFDATA_STATIC           (before every include) make every function static,
+                               for private use in one translation unit.
+     PERFDATA_API              (global) decoration of the public functions.
+     PERFDATA_NO_ERROR_STRINGS (in the implementing file) drop the message
+                               texts; perfdata_error.message is then "".
+
+   MEMORY
+     Nothing is allocated. The caller owns:
+     - the file bytes (read-only; never written, may be unaligned, may be flash);
+     - perfdata_file and perfdata_cursor (plain structs, put them anywhere);
+     - an array of perfdata_event, one per event (attr) in the file. How many a
+       buffer needs: perfdata_count_events(). perfdata_open() fails with
+       PERFDATA_ERR_NO_SPACE and err.needed = the count when it is too small.
+       In pipe mode the events arrive as records while iterating; a record that
+       does not fit gives PERFDATA_ERR_NO_SPACE from perfdata_next_record().
+     - optionally an id index (perfdata_id_entry[]) that makes "which event does
+       this record belong to" a binary search instead of a scan over every id:
+       perfdata_id_index_needed() says how many entries; perfdata_set_id_index()
+       installs it. Without one, lookups still work, by a linear scan.
+
+   ERRORS
+     Every fallible call returns a perfdata_status (PERFDATA_OK is 0) and fills
+     an optional perfdata_error: the code, the file offset of the fault, the
+     record type or feature id involved, the size needed (for NO_SPACE) and a
+     static message. Codes are stable. A record whose framing is sane but whose
+     body is malformed gives an error from its decoder; iteration goes on. A
+     record size below 8, or one running past the end, ends iteration with an
+     error (never a loop). perfdata_next_record() returns PERFDATA_END at the end.
+
+   BYTE ORDER
+     Files of either byte order are read on hosts of either byte order, 32- or
+     64-bit: every value is assembled from bytes in the file's order as it is
+     read. The caller's buffer is never written. All decoded values are in host
+     order. Exceptions, as in the kernel ABI: strings and build ids are bytes;
+     RAW sample payloads and user stack dumps are exposed as the bytes the
+     writing machine produced (perfdata_sample.raw_big_endian says which order).
+     The attr flag bit-field is normalised to the little-endian bit numbering
+     (PERFDATA_ATTR_FLAG_*), including precise_ip of big-endian files, which
+     perf 6.1 gets wrong.
+
+   SUPPORTED
+     File mode (PERFILE2, attr sizes 64..any, larger ones read up to what is
+     known), pipe mode, every kernel record type 1..22 and perf tool record
+     type 64..86, every PERF_SAMPLE_* field, every read_format, sample_id_all
+     trailers, id->event mapping as perf does it, the feature bitmap and
+     section table, string features. Unknown record types are yielded raw.
+   NOT SUPPORTED (yet)
+     The version 1 'PERFFILE' magic (clear PERFDATA_ERR_UNSUPPORTED); decoding
+     inside COMPRESSED payloads (they are exposed as views); per-feature
+     decoders beyond strings and the section table.
+
+   THREAD SAFETY
+     No globals. A perfdata_file is only written by perfdata_open(),
+     perfdata_set_id_index() and by perfdata_next_record() when it registers a
+     pipe-mode attr; otherwise any number of threads may decode concurrently.
+
+   LICENSE
+     MIT, see the end of this file.
+*/
+#ifndef PERFDATA_H
+#define PERFDATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PERFDATA_VERSION_MAJOR 0
+#define PERFDATA_VERSION_MINOR 1
+#define PERFDATA_VERSION_PATCH 0
+#define PERFDATA_VERSION_STRING "0.1.0"
+
+#ifndef PERFDATA_API
+#ifdef PERFDATA_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define PERFDATA_API static __attribute__((unused))
+#else
+#define PERFDATA_API static
+#endif
+#else
+#define PERFDATA_API extern
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- errors */
+
+/* Append-only: the numbers are part of the ABI. */
+#define PERFDATA__STATUS_LIST(X)                                              \
+    X(OK, 0, "ok")                                                            \
+    X(END, 1, "end of records")                                               \
+    X(ERR_TRUNCATED, 2, "truncated: the data ends inside a structure")        \
+    X(ERR_MALFORMED, 3, "malformed")                                          \
+    X(ERR_UNSUPPORTED, 4, "unsupported format version")                       \
+    X(ERR_NO_SPACE, 5, "caller-supplied storage is too small")                \
+    X(ERR_BAD_ARGUMENT, 6, "bad argument")                                    \
+    X(ERR_UNKNOWN_ID, 7, "the record's id matches no event")
+
+typedef enum perfdata_status {
+#define PERFDATA__ENUM(name, value, text) PERFDATA_##name = value,
+    PERFDATA__STATUS_LIST(PERFDATA__ENUM)
+#undef PERFDATA__ENUM
+    PERFDATA__STATUS_COUNT
+} perfdata_status;
+
+typedef struct perfdata_error {
+    perfdata_status code;
+    uint64_t offset;       /* file offset of the fault */
+    uint32_t record_type;  /* record type involved, or 0 */
+    uint32_t feature;      /* feature id involved, or 0 */
+    uint64_t needed;       /* NO_SPACE: elements needed; TRUNCATED: bytes */
+    const char *message;   /* static text, never NULL */
+} perfdata_error;
+
+PERFDATA_API const char *perfdata_status_name(perfdata_status code);
+
+/* ------------------------------------------------------------ byte views */
+
+/* Every byte range the library hands out: pointer, length, file offset. */
+typedef struct perfdata_view {
+    const unsigned char *p;
+    size_t n;
+    uint64_t offset;
+} perfdata_view;
+
+/* A u64 array inside the file, swapped on read by perfdata_u64s_at(). */
+typedef struct perfdata_u64s {
+    perfdata_view bytes;
+    size_t count;
+    int big_endian;
+} perfdata_u64s;
+
+PERFDATA_API uint64_t perfdata_u64s_at(const perfdata_u64s *a, size_t i);
+
+/* ------------------------------------------------------ kernel constants */
+/* Record types: include/uapi/linux/perf_event.h (enum perf_event_type) and
+   tools/lib/perf/include/perf/event.h (enum perf_user_event_type). */
+#define PERFDATA_RECORD_MMAP 1
+#define PERFDATA_RECORD_LOST 2
+#define PERFDATA_RECORD_COMM 3
+#define PERFDATA_RECORD_EXIT 4
+#define PERFDATA_RECORD_THROTTLE 5
+#define PERFDATA_RECORD_UNTHROTTLE 6
+#define PERFDATA_RECORD_FORK 7
+#define PERFDATA_RECORD_READ 8
+#define PERFDATA_RECORD_SAMPLE 9
+#define PERFDATA_RECORD_MMAP2 10
+#define PERFDATA_RECORD_AUX 11
+#define PERFDATA_RECORD_ITRACE_START 12
+#define PERFDATA_RECORD_LOST_SAMPLES 13
+#define PERFDATA_RECORD_SWITCH 14
+#define PERFDATA_RECORD_SWITCH_CPU_WIDE 15
+#define PERFDATA_RECORD_NAMESPACES 16
+#define PERFDATA_RECORD_KSYMBOL 17
+#define PERFDATA_RECORD_BPF_EVENT 18
+#define PERFDATA_RECORD_CGROUP 19
+#define PERFDATA_RECORD_TEXT_POKE 20
+#define PERFDATA_RECORD_AUX_OUTPUT_HW_ID 21
+#define PERFDATA_RECORD_CALLCHAIN_DEFERRED 22
+#define PERFDATA_RECORD_HEADER_ATTR 64
+#define PERFDATA_RECORD_HEADER_EVENT_TYPE 65
+#define PERFDATA_RECORD_HEADER_TRACING_DATA 66
+#define PERFDATA_RECORD_HEADER_BUILD_ID 67
+#define PERFDATA_RECORD_FINISHED_ROUND 68
+#define PERFDATA_RECORD_ID_INDEX 69
+#define PERFDATA_RECORD_AUXTRACE_INFO 70
+#define PERFDATA_RECORD_AUXTRACE 71
+#define PERFDATA_RECORD_AUXTRACE_ERROR 72
+#define PERFDATA_RECORD_THREAD_MAP 73
+#define PERFDATA_RECORD_CPU_MAP 74
+#define PERFDATA_RECORD_STAT_CONFIG 75
+#define PERFDATA_RECORD_STAT 76
+#define PERFDATA_RECORD_STAT_ROUND 77
+#define PERFDATA_RECORD_EVENT_UPDATE 78
+#define PERFDATA_RECORD_TIME_CONV 79
+#define PERFDATA_RECORD_HEADER_FEATURE 80
+#define PERFDATA_RECORD_COMPRESSED 81
+#define PERFDATA_RECORD_FINISHED_INIT 82
+#define PERFDATA_RECORD_COMPRESSED2 83
+#define PERFDATA_RECORD_BPF_METADATA 84
+#define PERFDATA_RECORD_SCHEDSTAT_CPU 85
+#define PERFDATA_RECORD_SCHEDSTAT_DOMAIN 86
+
+/* header.misc bits (perf_event.h PERF_RECORD_MISC_*) */
+#define PERFDATA_MISC_CPUMODE_MASK 0x7u
+#define PERFDATA_MISC_CPUMODE_UNKNOWN 0u
+#define PERFDATA_MISC_KERNEL 1u
+#define PERFDATA_MISC_USER 2u
+#define PERFDATA_MISC_HYPERVISOR 3u
+#define PERFDATA_MISC_GUEST_KERNEL 4u
+#define PERFDATA_MISC_GUEST_USER 5u
+#define PERFDATA_MISC_PROC_MAP_PARSE_TIMEOUT (1u << 12)
+#define PERFDATA_MISC_MMAP_DATA (1u << 13)
+#define PERFDATA_MISC_COMM_EXEC (1u << 13)
+#define PERFDATA_MISC_FORK_EXEC (1u << 13)
+#define PERFDATA_MISC_SWITCH_OUT (1u << 13)
+#define PERFDATA_MISC_EXACT_IP (1u << 14)
+#define PERFDATA_MISC_SWITCH_OUT_PREEMPT (1u << 14)
+#define PERFDATA_MISC_MMAP_BUILD_ID (1u << 14)
+#define PERFDATA_MISC_EXT_RESERVED (1u << 15)
+#define PERFDATA_MISC_BUILD_ID_SIZE (1u << 15) /* in HEADER_BUILD_ID */
+
+/* Sample fields (enum perf_event_sample_format), in bit order. */
+#define PERFDATA_SAMPLE_IP (1ull << 0)
+#define PERFDATA_SAMPLE_TID (1ull << 1)
+#define PERFDATA_SAMPLE_TIME (1ull << 2)
+#define PERFDATA_SAMPLE_ADDR (1ull << 3)
+#define PERFDATA_SAMPLE_READ (1ull << 4)
+#define PERFDATA_SAMPLE_CALLCHAIN (1ull << 5)
+#define PERFDATA_SAMPLE_ID (1ull << 6)
+#define PERFDATA_SAMPLE_CPU (1ull << 7)
+#define PERFDATA_SAMPLE_PERIOD (1ull << 8)
+#define PERFDATA_SAMPLE_STREAM_ID (1ull << 9)
+#define PERFDATA_SAMPLE_RAW (1ull << 10)
+#define PERFDATA_SAMPLE_BRANCH_STACK (1ull << 11)
+#define PERFDATA_SAMPLE_REGS_USER (1ull << 12)
+#define PERFDATA_SAMPLE_STACK_USER (1ull << 13)
+#define PERFDATA_SAMPLE_WEIGHT (1ull << 14)
+#define PERFDATA_SAMPLE_DATA_SRC (1ull << 15)
+#define PERFDATA_SAMPLE_IDENTIFIER (1ull << 16)
+#define PERFDATA_SAMPLE_TRANSACTION (1ull << 17)
+#define PERFDATA_SAMPLE_REGS_INTR (1ull << 18)
+#define PERFDATA_SAMPLE_PHYS_ADDR (1ull << 19)
+#define PERFDATA_SAMPLE_AUX (1ull << 20)
+#define PERFDATA_SAMPLE_CGROUP (1ull << 21)
+#define PERFDATA_SAMPLE_DATA_PAGE_SIZE (1ull << 22)
+#define PERFDATA_SAMPLE_CODE_PAGE_SIZE (1ull << 23)
+#define PERFDATA_SAMPLE_WEIGHT_STRUCT (1ull << 24)
+
+/* read_format (enum perf_event_read_format) */
+#define PERFDATA_FORMAT_TOTAL_TIME_ENABLED (1ull << 0)
+#define PERFDATA_FORMAT_TOTAL_TIME_RUNNING (1ull << 1)
+#define PERFDATA_FORMAT_ID (1ull << 2)
+#define PERFDATA_FORMAT_GROUP (1ull << 3)
+#define PERFDATA_FORMAT_LOST (1ull << 4)
+
+/* branch_sample_type bits the sample layout depends on */
+#define PERFDATA_BRANCH_HW_INDEX (1ull << 17)
+#define PERFDATA_BRANCH_COUNTERS (1ull << 19)
+
+/* sample_regs ABI (enum perf_sample_regs_abi) */
+#define PERFDATA_REGS_ABI_NONE 0
+#define PERFDATA_REGS_ABI_32 1
+#define PERFDATA_REGS_ABI_64 2
+
+/* Callchain context markers (enum perf_callchain_context) */
+#define PERFDATA_CONTEXT_HV ((uint64_t)-32)
+#define PERFDATA_CONTEXT_KERNEL ((uint64_t)-128)
+#define PERFDATA_CONTEXT_USER ((uint64_t)-512)
+#define PERFDATA_CONTEXT_USER_DEFERRED ((uint64_t)-640)
+#define PERFDATA_CONTEXT_GUEST ((uint64_t)-2048)
+#define PERFDATA_CONTEXT_GUEST_KERNEL ((uint64_t)-2176)
+#define PERFDATA_CONTEXT_GUEST_USER ((uint64_t)-2560)
+#define PERFDATA_CONTEXT_MAX ((uint64_t)-4095)
+
+/* perf_event_attr flag bits, numbered as on a little-endian host. The
+   decoder normalises big-endian files to this numbering. */
+#define PERFDATA_ATTR_FLAG_DISABLED (1ull << 0)
+#define PERFDATA_ATTR_FLAG_INHERIT (1ull << 1)
+#define PERFDATA_ATTR_FLAG_PINNED (1ull << 2)
+#define PERFDATA_ATTR_FLAG_EXCLUSIVE (1ull << 3)
+#define PERFDATA_ATTR_FLAG_EXCLUDE_USER (1ull << 4)
+#define PERFDATA_ATTR_FLAG_EXCLUDE_KERNEL (1ull << 5)
+#define PERFDATA_ATTR_FLAG_EXCLUDE_HV (1ull << 6)
+#define PERFDATA_ATTR_FLAG_EXCLUDE_IDLE (1ull << 7)
+#define PERFDATA_ATTR_FLAG_MMAP (1ull << 8)
+#define PERFDATA_ATTR_FLAG_COMM (1ull << 9)
+#define PERFDATA_ATTR_FLAG_FREQ (1ull << 10)
+#define PERFDATA_ATTR_FLAG_INHERIT_STAT (1ull << 11)
+#define PERFDATA_ATTR_FLAG_ENABLE_ON_EXEC (1ull << 12)
+#define PERFDATA_ATTR_FLAG_TASK (1ull << 13)
+#define PERFDATA_ATTR_FLAG_WATERMARK (1ull << 14)
+#define PERFDATA_ATTR_PRECISE_IP_SHIFT 15 /* 2 bits */
+#define PERFDATA_ATTR_FLAG_MMAP_DATA (1ull << 17)
+#define PERFDATA_ATTR_FLAG_SAMPLE_ID_ALL (1ull << 18)
+#define PERFDATA_ATTR_FLAG_EXCLUDE_HOST (1ull << 19)
+#define PERFDATA_ATTR_FLAG_EXCLUDE_GUEST (1ull << 20)
+#define PERFDATA_ATTR_FLAG_EXCLUDE_CALLCHAIN_KERNEL (1ull << 21)
+#define PERFDATA_ATTR_FLAG_EXCLUDE_CALLCHAIN_USER (1ull << 22)
+#define PERFDATA_ATTR_FLAG_MMAP2 (1ull << 23)
+#define PERFDATA_ATTR_FLAG_COMM_EXEC (1ull << 24)
+#define PERFDATA_ATTR_FLAG_USE_CLOCKID (1ull << 25)
+#define PERFDATA_ATTR_FLAG_CONTEXT_SWITCH (1ull << 26)
+#define PERFDATA_ATTR_FLAG_WRITE_BACKWARD (1ull << 27)
+#define PERFDATA_ATTR_FLAG_NAMESPACES (1ull << 28)
+#define PERFDATA_ATTR_FLAG_KSYMBOL (1ull << 29)
+#define PERFDATA_ATTR_FLAG_BPF_EVENT (1ull << 30)
+#define PERFDATA_ATTR_FLAG_AUX_OUTPUT (1ull << 31)
+#define PERFDATA_ATTR_FLAG_CGROUP (1ull << 32)
+#define PERFDATA_ATTR_FLAG_TEXT_POKE (1ull << 33)
+#define PERFDATA_ATTR_FLAG_BUILD_ID (1ull << 34)
+#define PERFDATA_ATTR_FLAG_INHERIT_THREAD (1ull << 35)
+#define PERFDATA_ATTR_FLAG_REMOVE_ON_EXEC (1ull << 36)
+#define PERFDATA_ATTR_FLAG_SIGTRAP (1ull << 37)
+#define PERFDATA_ATTR_FLAG_DEFER_CALLCHAIN (1ull << 38)
+#define PERFDATA_ATTR_FLAG_DEFER_OUTPUT (1ull << 39)
+
+/* attr sizes (PERF_ATTR_SIZE_VER*) */
+#define PERFDATA_ATTR_SIZE_VER0 64
+#define PERFDATA_ATTR_SIZE_VER1 72
+#define PERFDATA_ATTR_SIZE_VER2 80
+#define PERFDATA_ATTR_SIZE_VER3 96
+#define PERFDATA_ATTR_SIZE_VER4 104
+#define PERFDATA_ATTR_SIZE_VER5 112
+#define PERFDATA_ATTR_SIZE_VER6 120
+#define PERFDATA_ATTR_SIZE_VER7 128
+#define PERFDATA_ATTR_SIZE_VER8 136
+#define PERFDATA_ATTR_SIZE_VER9 144
+
+/* Feature ids (tools/perf/util/header.h, HEADER_*) */
+#define PERFDATA_FEAT_RESERVED 0
+#define PERFDATA_FEAT_TRACING_DATA 1
+#define PERFDATA_FEAT_BUILD_ID 2
+#define PERFDATA_FEAT_HOSTNAME 3
+#define PERFDATA_FEAT_OSRELEASE 4
+#define PERFDATA_FEAT_VERSION 5
+#define PERFDATA_FEAT_ARCH 6
+#define PERFDATA_FEAT_NRCPUS 7
+#define PERFDATA_FEAT_CPUDESC 8
+#define PERFDATA_FEAT_CPUID 9
+#define PERFDATA_FEAT_TOTAL_MEM 10
+#define PERFDATA_FEAT_CMDLINE 11
+#define PERFDATA_FEAT_EVENT_DESC 12
+#define PERFDATA_FEAT_CPU_TOPOLOGY 13
+#define PERFDATA_FEAT_NUMA_TOPOLOGY 14
+#define PERFDATA_FEAT_BRANCH_STACK 15
+#define PERFDATA_FEAT_PMU_MAPPINGS 16
+#define PERFDATA_FEAT_GROUP_DESC 17
+#define PERFDATA_FEAT_AUXTRACE 18
+#define PERFDATA_FEAT_STAT 19
+#define PERFDATA_FEAT_CACHE 20
+#define PERFDATA_FEAT_SAMPLE_TIME 21
+#define PERFDATA_FEAT_MEM_TOPOLOGY 22
+#define PERFDATA_FEAT_CLOCKID 23
+#define PERFDATA_FEAT_DIR_FORMAT 24
+#define PERFDATA_FEAT_BPF_PROG_INFO 25
+#define PERFDATA_FEAT_BPF_BTF 26
+#define PERFDATA_FEAT_COMPRESSED 27
+#define PERFDATA_FEAT_CPU_PMU_CAPS 28
+#define PERFDATA_FEAT_CLOCK_DATA 29
+#define PERFDATA_FEAT_HYBRID_TOPOLOGY 30
+#define PERFDATA_FEAT_PMU_CAPS 31
+#define PERFDATA_FEAT_CPU_DOMAIN_INFO 32
+#define PERFDATA_FEAT_E_MACHINE 33
+#define PERFDATA_FEAT_CLN_SIZE 34
+#define PERFDATA_FEAT_BITS 256
+
+/* ------------------------------------------------------------ attributes */
+
+/* perf_event_attr in host order. Fields beyond attr.size are 0. */
+typedef struct perfdata_attr {
+    uint32_t type;
+    uint32_t size;               /* as written; 0 in the file means VER0 */
+    uint64_t config;
+    uint64_t sample_period;      /* or sample_freq when FLAG_FREQ */
+    uint64_t sample_type;
+    uint64_t read_format;
+    uint64_t flags;              /* PERFDATA_ATTR_FLAG_*, normalised */
+    uint32_t wakeup_events;      /* or wakeup_watermark */
+    uint32_t bp_type;
+    uint64_t config1;            /* or bp_addr, kprobe_func, uprobe_path */
+    uint64_t config2;            /* or bp_len, kprobe_addr, probe_offset */
+    uint64_t branch_sample_type;
+    uint64_t sample_regs_user;
+    uint32_t sample_stack_user;
+    int32_t clockid;
+    uint64_t sample_regs_intr;
+    uint32_t aux_watermark;
+    uint16_t sample_max_stack;
+    uint16_t reserved_2;
+    uint32_t aux_sample_size;
+    uint32_t aux_action;
+    uint64_t sig_data;
+    uint64_t config3;
+    uint64_t config4;
+} perfdata_attr;
+
+/* The 2-bit precise_ip field of attr.flags. */
+#define perfdata_attr_precise_ip(a) ((unsigned)(((a)->flags >> PERFDATA_ATTR_PRECISE_IP_SHIFT) & 3u))
+
+/* One event of the file: its attr and the sample ids the kernel gave it. */
+typedef struct perfdata_event {
+    perfdata_attr attr;
+    perfdata_view attr_bytes;  /* the attr as stored in the file */
+    perfdata_u64s ids;
+    uint64_t sample_id_size;   /* bytes of the sample_id_all trailer, 0 if none */
+} perfdata_event;
+
+/* One entry of the caller-supplied id index. */
+typedef struct perfdata_id_entry {
+    uint64_t id;
+    uint32_t event;   /* index into perfdata_file.events */
+    uint32_t unused;
+} perfdata_id_entry;
+
+/* ------------------------------------------------------------------ file */
+
+typedef struct perfdata_section {
+    uint64_t offset;
+    uint64_t size;
+} perfdata_section;
+
+#define PERFDATA_FILE_PIPE 1u             /* pipe-mode stream */
+#define PERFDATA_FILE_BIG_ENDIAN 2u       /* written by a big-endian host */
+#define PERFDATA_FILE_DATA_SIZE_ZERO 4u   /* header says data size 0: perf was
+                                             interrupted; like perf 6.1 the
+                                             cursor yields no records */
+#define PERFDATA_FILE_IDS_AMBIGUOUS 8u    /* several events whose id positions
+                                             differ; records go to event 0 */
+
+typedef struct perfdata_file {
+    perfdata_view buffer;
+    unsigned flags;                 /* PERFDATA_FILE_* */
+    uint64_t header_size;           /* 104 (or 72), 16 in pipe mode */
+    uint64_t attr_size;             /* header's attr_size */
+    perfdata_section attrs;
+    perfdata_section data;
+    perfdata_section event_types;
+    uint64_t features[4];           /* feature bitmap, host order */
+    perfdata_view feature_index;    /* {offset,size} per set bit */
+    perfdata_event *events;
+    size_t nr_events;
+    size_t cap_events;
+    perfdata_id_entry *id_index;    /* sorted by id, or NULL */
+    size_t nr_ids;
+    size_t cap_ids;
+    int id_pos;                     /* u64 index of ID in a SAMPLE, -1 none */
+    int is_pos;                     /* u64 index of ID from a trailer's end */
+    uint64_t sample_type_union;     /* OR of every event's sample_type */
+} perfdata_file;
+
+/* Opens a perf.data image (file or pipe mode). `events` may be NULL when
+   `cap_events` is 0 (then only framing is available). */
+PERFDATA_API perfdata_status perfdata_open(perfdata_file *f, const void *data, size_t size,
+                                           perfdata_event *events, size_t cap_events,
+                                           perfdata_error *err);
+
+/* How many perfdata_event a file needs: the attr count in file mode, the
+   number of HEADER_ATTR records in pipe mode (walks the stream). */
+PERFDATA_API perfdata_status perfdata_count_events(const void *data, size_t size, size_t *count,
+                                                   perfdata_error *err);
+
+/* Feature bitmap and sections (file mode). */
+PERFDATA_API int perfdata_has_feature(const perfdata_file *f, unsigned feature);
+PERFDATA_API perfdata_status perfdata_feature_section(const perfdata_file *f, unsigned feature,
+                                                      perfdata_view *section, perfdata_error *err);
+/* A string feature (HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID):
+   the bytes before the first NUL. */
+PERFDATA_API perfdata_status perfdata_feature_string(const perfdata_file *f, unsigned feature,
+                                                     perfdata_view *text, perfdata_error *err);
+
+/* The optional id index. */
+PERFDATA_API size_t perfdata_id_index_needed(const perfdata_file *f);
+PERFDATA_API perfdata_status perfdata_set_id_index(perfdata_file *f, perfdata_id_entry *entries,
+                                                   size_t cap, perfdata_error *err);
+/* The event an id belongs to, or -1. */
+PERFDATA_API long perfdata_find_event(const perfdata_file *f, uint64_t id);
+
+/* Decodes an attr stored at `bytes` (attr.size, then as much as it says). */
+PERFDATA_API perfdata_status perfdata_decode_attr(perfdata_view bytes, int big_endian,
+                                                  perfdata_attr *attr, perfdata_error *err);
+
+/* --------------------------------------------------------------- records */
+
+typedef struct perfdata_record {
+    uint32_t type;
+    uint16_t misc;
+    uint16_t size;          /* header.size: bytes of header and body */
+    uint64_t offset;        /* file offset of the header */
+    perfdata_view bytes;    /* the whole record, header included */
+    perfdata_view body;     /* the bytes after the 8-byte header */
+    perfdata_view extra;    /* bytes after the record that header.size does
+                               not count (TRACING_DATA, AUXTRACE), else empty */
+    int big_endian;
+} perfdata_record;
+
+typedef struct perfdata_cursor {
+    perfdata_view range;    /* records to walk */
+    size_t pos;
+    int big_endian;
+    int register_attrs;     /* add HEADER_ATTR records to the file's events */
+    perfdata_status stopped; /* OK while walking, else END or the error */
+    perfdata_error error;
+} perfdata_cursor;
+
+/* The data section of a file, or the stream of a pipe. */
+PERFDATA_API void perfdata_cursor_init(perfdata_file *f, perfdata_cursor *c);
+/* Any byte range of records (a decompressed chunk, a data.N stream of a
+   --threads directory); `offset` is the file offset reported for bytes[0]. */
+PERFDATA_API void perfdata_cursor_init_range(perfdata_cursor *c, const void *bytes, size_t n,
+                                             uint64_t offset, int big_endian);
+PERFDATA_API perfdata_status perfdata_next_record(perfdata_file *f, perfdata_cursor *c,
+                                                  perfdata_record *rec, perfdata_error *err);
+/* Registers a HEADER_ATTR record as an event (done by the cursor in pipe mode). */
+PERFDATA_API perfdata_status perfdata_add_event(perfdata_file *f, const perfdata_record *rec,
+                                                perfdata_error *err);
+
+PERFDATA_API const char *perfdata_record_name(uint32_t type);
+
+/* The event a record belongs to (perf's rules: IDENTIFIER, else the ID
+   position shared by every event, else the only event). Returns the event
+   index, or -1 with err set. */
+PERFDATA_API long perfdata_record_event(const perfdata_file *f, const perfdata_record *rec,
+                                        perfdata_error *err);
+
+/* ----------------------------------------------------------------- sample */
+
+typedef struct perfdata_read_value {
+    uint64_t value;
+    uint64_t id;
+    uint64_t lost;
+} perfdata_read_value;
+
+typedef struct perfdata_read {
+    uint64_t read_format;
+    uint64_t nr;              /* values: group members, or 1 */
+    uint64_t time_enabled;
+    uint64_t time_running;
+    perfdata_view values;     /* GROUP: nr entries of value[,id][,lost] */
+    perfdata_read_value single; /* without GROUP: the one value */
+    int big_endian;
+} perfdata_read;
+
+PERFDATA_API perfdata_read_value perfdata_read_at(const perfdata_read *r, size_t i);
+
+typedef struct perfdata_branch_entry {
+    uint64_t from;
+    uint64_t to;
+    uint64_t flags;           /* normalised to the little-endian bit layout */
+    unsigned mispred, predicted, in_tx, abort, cycles, type, spec, new_type, priv;
+} perfdata_branch_entry;
+
+typedef struct perfdata_branch_stack {
+    uint64_t nr;
+    uint64_t hw_idx;          /* valid when has_hw_idx */
+    int has_hw_idx;
+    perfdata_view entries;    /* nr * 24 bytes */
+    perfdata_u64s counters;   /* nr values when BRANCH_COUNTERS, else empty */
+    int big_endian;
+} perfdata_branch_stack;
+
+PERFDATA_API perfdata_branch_entry perfdata_branch_at(const perfdata_branch_stack *b, size_t i);
+
+typedef struct perfdata_regs {
+    uint64_t abi;             /* PERFDATA_REGS_ABI_*; 0 means no registers */
+    uint64_t mask;            /* attr's sample_regs_user or _intr */
+    perfdata_u64s values;     /* one per set mask bit, lowest bit first */
+} perfdata_regs;
+
+/* Value of register number `reg` (a mask bit); 0 if absent (*found = 0). */
+PERFDATA_API uint64_t perfdata_regs_get(const perfdata_regs *r, unsigned reg, int *found);
+
+typedef struct perfdata_sample {
+    uint64_t sample_type;     /* the fields present */
+    long event;               /* index into file->events */
+    uint64_t identifier;
+    uint64_t ip;
+    uint32_t pid, tid;
+    uint64_t time;
+    uint64_t addr;
+    uint64_t id;
+    uint64_t stream_id;
+    uint32_t cpu, cpu_reserved;
+    uint64_t period;
+    perfdata_read read;
+    perfdata_u64s callchain;
+    perfdata_view raw;        /* RAW bytes after the u32 size */
+    int raw_big_endian;       /* byte order of the RAW payload's fields */
+    perfdata_branch_stack branch_stack;
+    perfdata_regs regs_user;
+    perfdata_view stack_user; /* STACK_USER bytes (size as recorded) */
+    uint64_t stack_user_dyn_size;
+    uint64_t weight;          /* WEIGHT, or WEIGHT_STRUCT's var1_dw */
+    uint16_t ins_lat;         /* WEIGHT_STRUCT var2_w */
+    uint16_t p_stage_cyc;     /* WEIGHT_STRUCT var3_w (retire_lat) */
+    uint64_t weight_raw;      /* the u64 as stored, host order */
+    uint64_t data_src;
+    uint64_t transaction;
+    perfdata_regs regs_intr;
+    uint64_t phys_addr;
+    uint64_t cgroup;
+    uint64_t data_page_size;
+    uint64_t code_page_size;
+    perfdata_view aux;
+} perfdata_sample;
+
+PERFDATA_API perfdata_status perfdata_decode_sample(const perfdata_file *f, const perfdata_record *rec,
+                                                    perfdata_sample *s, perfdata_error *err);
+/* The same, against a given event (for callers who already know it). */
+PERFDATA_API perfdata_status perfdata_decode_sample_as(const perfdata_file *f, long event,
+                                                       const perfdata_record *rec,
+                                                       perfdata_sample *s, perfdata_error *err);
+
+/* The sample_id_all trailer of a non-sample kernel record (types 1..63). */
+typedef struct perfdata_sample_id {
+    uint64_t sample_type;     /* fields present (TID TIME ID STREAM_ID CPU IDENTIFIER) */
+    long event;
+    uint32_t pid, tid;
+    uint64_t time;
+    uint64_t id;
+    uint64_t stream_id;
+    uint32_t cpu, cpu_reserved;
+    uint64_t identifier;
+    size_t size;              /* trailer bytes */
+} perfdata_sample_id;
+
+/* Fails with ERR_BAD_ARGUMENT for SAMPLE and user records; succeeds with
+   sample_type 0 when the event has no sample_id_all. */
+PERFDATA_API perfdata_status perfdata_decode_sample_id(const perfdata_file *f, const perfdata_record *rec,
+                                                       perfdata_sample_id *sid, perfdata_error *err);
+
+/* ---------------------------------------------------- kernel record bodies */
+/* Each decoder checks the record type and reads only the body before the
+   sample_id trailer. Strings are views up to (not including) their NUL. */
+
+typedef struct perfdata_mmap {          /* MMAP and MMAP2 */
+    uint32_t pid, tid;
+    uint64_t addr, len, pgoff;
+    int has_build_id;                   /* MMAP2 with MISC_MMAP_BUILD_ID */
+    uint32_t maj, min;
+    uint64_t ino, ino_generation;
+    uint8_t build_id_size;
+    perfdata_view build_id;             /* build_id_size bytes (max 20) */
+    uint32_t prot, flags;               /* MMAP2 only */
+    perfdata_view filename;
+} perfdata_mmap;
+
+typedef struct perfdata_lost { uint64_t id, lost; } perfdata_lost;
+typedef struct perfdata_comm { uint32_t pid, tid; int exec; perfdata_view comm; } perfdata_comm;
+typedef struct perfdata_task { uint32_t pid, ppid, tid, ptid; uint64_t time; } perfdata_task; /* FORK, EXIT */
+typedef struct perfdata_throttle { uint64_t time, id, stream_id; } perfdata_throttle;
+typedef struct perfdata_read_record { uint32_t pid, tid; perfdata_read values; } perfdata_read_record;
+typedef struct perfdata_aux { uint64_t aux_offset, aux_size, flags; } perfdata_aux;
+typedef struct perfdata_itrace_start { uint32_t pid, tid; } perfdata_itrace_start;
+typedef struct perfdata_lost_samples { uint64_t lost; } perfdata_lost_samples;
+typedef struct perfdata_switch {        /* SWITCH and SWITCH_CPU_WIDE */
+    int out, preempt, cpu_wide;
+    uint32_t next_prev_pid, next_prev_tid;
+} perfdata_switch;
+typedef struct perfdata_namespaces {
+    uint32_t pid, tid;
+    uint64_t nr;
+    perfdata_u64s links;                /* 2*nr values: dev, ino pairs */
+} perfdata_namespaces;
+typedef struct perfdata_ksymbol {
+    uint64_t addr; uint32_t len; uint16_t ksym_type, flags; perfdata_view name;
+} perfdata_ksymbol;
+typedef struct perfdata_bpf_event {
+    uint16_t type, flags; uint32_t id; perfdata_view tag; /* 8 bytes */
+} perfdata_bpf_event;
+typedef struct perfdata_cgroup { uint64_t id; perfdata_view path; } perfdata_cgroup;
+typedef struct perfdata_text_poke {
+    uint64_t addr; uint16_t old_len, new_len; perfdata_view old_bytes, new_bytes;
+} perfdata_text_poke;
+typedef struct perfdata_aux_output_hw_id { uint64_t hw_id; } perfdata_aux_output_hw_id;
+typedef struct perfdata_callchain_deferred { uint64_t cookie; perfdata_u64s ips; } perfdata_callchain_deferred;
+
+PERFDATA_API perfdata_status perfdata_decode_mmap(const perfdata_file *f, const perfdata_record *rec, perfdata_mmap *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_lost(const perfdata_file *f, const perfdata_record *rec, perfdata_lost *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_comm(const perfdata_file *f, const perfdata_record *rec, perfdata_comm *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_task(const perfdata_file *f, const perfdata_record *rec, perfdata_task *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_throttle(const perfdata_file *f, const perfdata_record *rec, perfdata_throttle *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_read_record(const perfdata_file *f, const perfdata_record *rec, perfdata_read_record *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_aux(const perfdata_file *f, const perfdata_record *rec, perfdata_aux *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_itrace_start(const perfdata_file *f, const perfdata_record *rec, perfdata_itrace_start *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_lost_samples(const perfdata_file *f, const perfdata_record *rec, perfdata_lost_samples *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_switch(const perfdata_file *f, const perfdata_record *rec, perfdata_switch *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_namespaces(const perfdata_file *f, const perfdata_record *rec, perfdata_namespaces *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_ksymbol(const perfdata_file *f, const perfdata_record *rec, perfdata_ksymbol *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_bpf_event(const perfdata_file *f, const perfdata_record *rec, perfdata_bpf_event *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_cgroup(const perfdata_file *f, const perfdata_record *rec, perfdata_cgroup *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_text_poke(const perfdata_file *f, const perfdata_record *rec, perfdata_text_poke *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_aux_output_hw_id(const perfdata_file *f, const perfdata_record *rec, perfdata_aux_output_hw_id *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_callchain_deferred(const perfdata_file *f, const perfdata_record *rec, perfdata_callchain_deferred *out, perfdata_error *err);
+
+/* ------------------------------------------------- perf tool record bodies */
+
+typedef struct perfdata_header_attr {   /* HEADER_ATTR */
+    perfdata_attr attr;
+    perfdata_view attr_bytes;
+    perfdata_u64s ids;
+} perfdata_header_attr;
+typedef struct perfdata_header_event_type { uint64_t event_id; perfdata_view name; } perfdata_header_event_type;
+typedef struct perfdata_tracing_data { uint32_t size; perfdata_view data; } perfdata_tracing_data;
+typedef struct perfdata_build_id {      /* HEADER_BUILD_ID (also the BUILD_ID feature) */
+    int32_t pid;
+    perfdata_view build_id;             /* size bytes when MISC_BUILD_ID_SIZE, else 20 */
+    perfdata_view filename;
+} perfdata_build_id;
+typedef struct perfdata_id_index_entry {
+    uint64_t id, idx, cpu, tid;
+    uint64_t machine_pid, vcpu;         /* when has_machine */
+} perfdata_id_index_entry;
+typedef struct perfdata_id_index {
+    uint64_t nr;
+    perfdata_view entries;
+    perfdata_view machine;              /* {machine_pid, vcpu} per entry, or empty */
+    int big_endian;
+} perfdata_id_index;
+PERFDATA_API perfdata_id_index_entry perfdata_id_index_at(const perfdata_id_index *x, size_t i);
+typedef struct perfdata_auxtrace_info { uint32_t type, reserved; perfdata_u64s priv; } perfdata_auxtrace_info;
+typedef struct perfdata_auxtrace {
+    uint64_t size, offset, reference;
+    uint32_t idx, tid, cpu, reserved;
+    perfdata_view data;                 /* the `size` bytes after the record */
+} perfdata_auxtrace;
+typedef struct perfdata_auxtrace_error {
+    uint32_t type, code, cpu, pid, tid, fmt;
+    uint64_t ip, time;
+    perfdata_view msg;
+    uint32_t machine_pid, vcpu;
+} perfdata_auxtrace_error;
+typedef struct perfdata_thread_map_entry { uint64_t pid; perfdata_view comm; } perfdata_thread_map_entry;
+typedef struct perfdata_thread_map { uint64_t nr; perfdata_view entries; int big_endian; } perfdata_thread_map;
+PERFDATA_API perfdata_thread_map_entry perfdata_thread_map_at(const perfdata_thread_map *m, size_t i);
+
+/* perf_record_cpu_map_data, every encoding. */
+#define PERFDATA_CPU_MAP_CPUS 0
+#define PERFDATA_CPU_MAP_MASK 1
+#define PERFDATA_CPU_MAP_RANGE 2
+typedef struct perfdata_cpu_map {
+    uint16_t encoding;
+    uint16_t nr;                        /* CPUS: entries; MASK: mask words */
+    uint16_t long_size;                 /* MASK: 4 or 8 */
+    int any_cpu;                        /* RANGE */
+    uint16_t start_cpu, end_cpu;        /* RANGE */
+    perfdata_view data;                 /* CPUS: u16[nr]; MASK: words */
+    int big_endian;
+} perfdata_cpu_map;
+/* Iterates the cpus in ascending order: *cpu starts at -1; returns 1 and the
+   next cpu, or 0 at the end. (-1 in a CPUS list means "any cpu".) */
+PERFDATA_API int perfdata_cpu_map_next(const perfdata_cpu_map *m, size_t *state, int *cpu);
+PERFDATA_API perfdata_status perfdata_decode_cpu_map_data(perfdata_view bytes, int big_endian,
+                                                          perfdata_cpu_map *out, perfdata_error *err);
+
+typedef struct perfdata_stat_config { uint64_t nr; perfdata_u64s pairs; } perfdata_stat_config; /* tag,val */
+typedef struct perfdata_stat { uint64_t id; uint32_t cpu, thread; uint64_t val, ena, run; } perfdata_stat;
+typedef struct perfdata_stat_round { uint64_t type, time; } perfdata_stat_round;
+#define PERFDATA_EVENT_UPDATE_UNIT 0
+#define PERFDATA_EVENT_UPDATE_SCALE 1
+#define PERFDATA_EVENT_UPDATE_NAME 2
+#define PERFDATA_EVENT_UPDATE_CPUS 3
+typedef struct perfdata_event_update {
+    uint64_t type, id;
+    perfdata_view text;                 /* UNIT, NAME */
+    double scale;                       /* SCALE */
+    uint64_t scale_bits;
+    perfdata_cpu_map cpus;              /* CPUS */
+} perfdata_event_update;
+typedef struct perfdata_time_conv {
+    uint64_t time_shift, time_mult, time_zero;
+    int has_cycles;
+    uint64_t time_cycles, time_mask;
+    uint8_t cap_user_time_zero, cap_user_time_short;
+} perfdata_time_conv;
+typedef struct perfdata_header_feature { uint64_t feat_id; perfdata_view data; } perfdata_header_feature;
+typedef struct perfdata_compressed {    /* COMPRESSED and COMPRESSED2 */
+    uint64_t data_size;
+    perfdata_view data;
+} perfdata_compressed;
+typedef struct perfdata_bpf_metadata {
+    perfdata_view prog_name;
+    uint64_t nr_entries;
+    perfdata_view entries;              /* {key[64], value[256]} each */
+} perfdata_bpf_metadata;
+PERFDATA_API void perfdata_bpf_metadata_at(const perfdata_bpf_metadata *m, size_t i,
+                                           perfdata_view *key, perfdata_view *value);
+typedef struct perfdata_schedstat {     /* SCHEDSTAT_CPU and SCHEDSTAT_DOMAIN */
+    uint64_t timestamp;
+    uint32_t cpu;
+    uint16_t version;
+    uint16_t domain;                    /* DOMAIN only */
+    perfdata_u64s counters;             /* version-specific u64 counters */
+} perfdata_schedstat;
+
+PERFDATA_API perfdata_status perfdata_decode_header_attr(const perfdata_file *f, const perfdata_record *rec, perfdata_header_attr *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_header_event_type(const perfdata_file *f, const perfdata_record *rec, perfdata_header_event_type *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_tracing_data(const perfdata_file *f, const perfdata_record *rec, perfdata_tracing_data *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_build_id(const perfdata_file *f, const perfdata_record *rec, perfdata_build_id *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_id_index(const perfdata_file *f, const perfdata_record *rec, perfdata_id_index *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_auxtrace_info(const perfdata_file *f, const perfdata_record *rec, perfdata_auxtrace_info *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_auxtrace(const perfdata_file *f, const perfdata_record *rec, perfdata_auxtrace *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_auxtrace_error(const perfdata_file *f, const perfdata_record *rec, perfdata_auxtrace_error *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_thread_map(const perfdata_file *f, const perfdata_record *rec, perfdata_thread_map *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_cpu_map(const perfdata_file *f, const perfdata_record *rec, perfdata_cpu_map *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_stat_config(const perfdata_file *f, const perfdata_record *rec, perfdata_stat_config *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_stat(const perfdata_file *f, const perfdata_record *rec, perfdata_stat *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_stat_round(const perfdata_file *f, const perfdata_record *rec, perfdata_stat_round *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_event_update(const perfdata_file *f, const perfdata_record *rec, perfdata_event_update *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_time_conv(const perfdata_file *f, const perfdata_record *rec, perfdata_time_conv *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_header_feature(const perfdata_file *f, const perfdata_record *rec, perfdata_header_feature *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_compressed(const perfdata_file *f, const perfdata_record *rec, perfdata_compressed *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_bpf_metadata(const perfdata_file *f, const perfdata_record *rec, perfdata_bpf_metadata *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_schedstat(const perfdata_file *f, const perfdata_record *rec, perfdata_schedstat *out, perfdata_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PERFDATA_H */
+
+/* ======================================================================= */
+/*                            IMPLEMENTATION                               */
+/* ======================================================================= */
+#if defined(PERFDATA_IMPLEMENTATION) && !defined(PERFDATA__IMPLEMENTED)
+#define PERFDATA__IMPLEMENTED
+
+#ifdef PERFDATA_STATIC
+#define PERFDATA_DEF PERFDATA_API
+#else
+#define PERFDATA_DEF
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define PERFDATA__PRIVATE static __attribute__((unused))
+#else
+#define PERFDATA__PRIVATE static
+#endif
+
+#ifdef PERFDATA_NO_ERROR_STRINGS
+#define PERFDATA__MSG(text) ""
+#else
+#define PERFDATA__MSG(text) text
+#endif
+
+/* ---------------------------------------------------------------- loads */
+/* Values are assembled from bytes in the file's order, so the host's own
+   byte order and alignment never matter. Compilers fold these into one
+   load (plus a byte swap) at -O2. */
+
+PERFDATA__PRIVATE uint16_t perfdata__ld16(const unsigned char *p, int big) {
+    return big ? (uint16_t)(((unsigned)p[0] << 8) | p[1])
+               : (uint16_t)(((unsigned)p[1] << 8) | p[0]);
+}
+
+PERFDATA__PRIVATE uint32_t perfdata__ld32(const unsigned char *p, int big) {
+    if (big)
+        return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+    return ((uint32_t)p[3] << 24) | ((uint32_t)p[2] << 16) | ((uint32_t)p[1] << 8) | (uint32_t)p[0];
+}
+
+PERFDATA__PRIVATE uint64_t perfdata__ld64(const unsigned char *p, int big) {
+    uint64_t a = perfdata__ld32(p, big), b = perfdata__ld32(p + 4, big);
+    return big ? (a << 32) | b : (b << 32) | a;
+}
+
+/* True when [off, off+n) lies inside a buffer of len bytes; written in
+   subtraction form so that no sum can wrap. */
+PERFDATA__PRIVATE int perfdata__fits(uint64_t len, uint64_t off, uint64_t n) {
+    return n <= len && off <= len - n;
+}
+
+/* ---------------------------------------------------------------- errors */
+
+static const char *const perfdata__status_text[] = {
+#define PERFDATA__TEXT(name, value, text) PERFDATA__MSG(text),
+    PERFDATA__STATUS_LIST(PERFDATA__TEXT)
+#undef PERFDATA__TEXT
+};
+static const char *const perfdata__status_names[] = {
+#define PERFDATA__NAME(name, value, text) "PERFDATA_" #name,
+    PERFDATA__STATUS_LIST(PERFDATA__NAME)
+#undef PERFDATA__NAME
+};
+
+PERFDATA_DEF const char *perfdata_status_name(perfdata_status code) {
+    if ((unsigned)code >= (unsigned)PERFDATA__STATUS_COUNT) return "PERFDATA_?";
+    return perfdata__status_names[code];
+}
+
+/* Fills *err (when given) and returns the code. `msg` is a static string. */
+PERFDATA__PRIVATE perfdata_status perfdata__fail(perfdata_error *err, perfdata_status code,
+                                                 uint64_t offset, uint32_t type, const char *msg) {
+    if (err) {
+        err->code = code;
+        err->offset = offset;
+        err->record_type = type;
+        err->feature = 0;
+        err->needed = 0;
+        err->message = (msg && msg[0]) ? msg : perfdata__status_text[code];
+    }
+    return code;
+}
+
+PERFDATA__PRIVATE perfdata_status perfdata__ok(perfdata_error *err) {
+    return perfdata__fail(err, PERFDATA_OK, 0, 0, 0);
+}
+
+/* ------------------------------------------------------- bounded reader */
+/* A cursor over one structure. Reads past its end set `overrun` and yield 0;
+   every decoder checks overrun before returning, so a zero read past the end
+   never reaches the caller as a value. */
+typedef struct perfdata__rd {
+    const unsigned char *p;
+    size_t n;
+    size_t pos;
+    uint64_t offset;   /* file offset of p[0] */
+    int big;
+    int overrun;
+} perfdata__rd;
+
+PERFDATA__PRIVATE perfdata__rd perfdata__rd_view(perfdata_view v, int big) {
+    perfdata__rd r;
+    r.p = v.p; r.n = v.n; r.pos = 0; r.offset = v.offset; r.big = big; r.overrun = 0;
+    return r;
+}
+
+PERFDATA__PRIVATE int perfdata__rd_take(perfdata__rd *r, size_t n) {
+    if (r->overrun || n > r->n - r->pos) { r->overrun = 1; r->pos = r->n; return 0; }
+    return 1;
+}
+PERFDATA__PRIVATE uint64_t perfdata__rd64(perfdata__rd *r) {
+    uint64_t v;
+    if (!perfdata__rd_take(r, 8)) return 0;
+    v = perfdata__ld64(r->p + r->pos, r->big); r->pos += 8; return v;
+}
+PERFDATA__PRIVATE uint32_t perfdata__rd32(perfdata__rd *r) {
+    uint32_t v;
+    if (!perfdata__rd_take(r, 4)) return 0;
+    v = perfdata__ld32(r->p + r->pos, r->big); r->pos += 4; return v;
+}
+PERFDATA__PRIVATE uint16_t perfdata__rd16(perfdata__rd *r) {
+    uint16_t v;
+    if (!perfdata__rd_take(r, 2)) return 0;
+    v = perfdata__ld16(r->p + r->pos, r->big); r->pos += 2; return v;
+}
+PERFDATA__PRIVATE uint8_t perfdata__rd8(perfdata__rd *r) {
+    if (!perfdata__rd_take(r, 1)) return 0;
+    return r->p[r->pos++];
+}
+PERFDATA__PRIVATE perfdata_view perfdata__rd_bytes(perfdata__rd *r, uint64_t n) {
+    perfdata_view v;
+    v.p = r->p; v.n = 0; v.offset = r->offset + r->pos;
+    if (r->overrun || n > (uint64_t)(r->n - r->pos)) { r->overrun = 1; r->pos = r->n; return v; }
+    v.p = r->p + r->pos; v.n = (size_t)n; r->pos += (size_t)n;
+    return v;
+}
+/* count elements of elem bytes each; checked by division so it cannot wrap */
+PERFDATA__PRIVATE perfdata_view perfdata__rd_array(perfdata__rd *r, uint64_t count, size_t elem) {
+    if (!r->overrun && count > (uint64_t)(r->n - r->pos) / elem) {
+        perfdata_view v;
+        v.p = r->p; v.n = 0; v.offset = r->offset + r->pos;
+        r->overrun = 1; r->pos = r->n;
+        return v;
+    }
+    return perfdata__rd_bytes(r, count * elem);
+}
+PERFDATA__PRIVATE perfdata_u64s perfdata__rd_u64s(perfdata__rd *r, uint64_t count) {
+    perfdata_u64s a;
+    a.bytes = perfdata__rd_array(r, count, 8);
+    a.count = a.bytes.n / 8;
+    a.big_endian = r->big;
+    return a;
+}
+/* A NUL-terminated string inside the next `max` bytes (or up to the end):
+   the view stops before the NUL; the reader moves past the whole field. */
+PERFDATA__PRIVATE perfdata_view perfdata__rd_string(perfdata__rd *r, size_t max) {
+    perfdata_view v;
+    size_t avail = r->n - r->pos, i;
+    if (max > avail) max = avail;
+    v = perfdata__rd_bytes(r, max);
+    for (i = 0; i < v.n; i++)
+        if (v.p[i] == 0) break;
+    v.n = i;
+    return v;
+}
+PERFDATA__PRIVATE perfdata_view perfdata__view_cstr(perfdata_view v) {
+    size_t i;
+    for (i = 0; i < v.n; i++)
+        if (v.p[i] == 0) break;
+    v.n = i;
+    return v;
+}
+
+PERFDATA__PRIVATE perfdata_status perfdata__rd_result(const perfdata__rd *r, perfdata_error *err,
+                                                      uint32_t type, const char *what) {
+    if (r->overrun) return perfdata__fail(err, PERFDATA_ERR_TRUNCATED, r->offset + r->n, type, what);
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF uint64_t perfdata_u64s_at(const perfdata_u64s *a, size_t i) {
+    if (i >= a->count) return 0;
+    return perfdata__ld64(a->bytes.p + i * 8, a->big_endian);
+}
+
+/* --------------------------------------------------------------- attrs */
+
+PERFDATA__PRIVATE unsigned char perfdata__bitrev8(unsigned char b) {
+    b = (unsigned char)(((b & 0xF0u) >> 4) | ((b & 0x0Fu) << 4));
+    b = (unsigned char)(((b & 0xCCu) >> 2) | ((b & 0x33u) << 2));
+    b = (unsigned char)(((b & 0xAAu) >> 1) | ((b & 0x55u) << 1));
+    return b;
+}
+
+/* The attr bit-field: a little-endian compiler numbers the fields from bit 0
+   of byte 0 upward, a big-endian one from bit 7 of byte 0 downward. Reversing
+   each byte of a big-endian file and assembling little-endian gives the one
+   numbering. precise_ip, the only multi-bit field we use, is then mirrored
+   (its high bit came first), so its two bits are exchanged back. */
+PERFDATA__PRIVATE uint64_t perfdata__attr_flags(const unsigned char *p, int big) {
+    uint64_t v = 0;
+    unsigned i;
+    for (i = 0; i < 8; i++) {
+        unsigned char b = big ? perfdata__bitrev8(p[i]) : p[i];
+        v |= (uint64_t)b << (8 * i);
+    }
+    if (big) {
+        uint64_t lo = (v >> 15) & 1u, hi = (v >> 16) & 1u;
+        v &= ~(3ull << 15);
+        v |= (lo << 16) | (hi << 15);
+    }
+    return v;
+}
+
+/* Field by field: a struct copy or "= {0}" may become a memset call on
+   small targets, and "= {0}" warns in C++. */
+PERFDATA__PRIVATE void perfdata__zero_attr(perfdata_attr *a) {
+    a->type = a->size = 0;
+    a->config = a->sample_period = a->sample_type = a->read_format = a->flags = 0;
+    a->wakeup_events = a->bp_type = 0;
+    a->config1 = a->config2 = a->branch_sample_type = a->sample_regs_user = 0;
+    a->sample_stack_user = 0; a->clockid = 0; a->sample_regs_intr = 0;
+    a->aux_watermark = 0; a->sample_max_stack = a->reserved_2 = 0;
+    a->aux_sample_size = a->aux_action = 0;
+    a->sig_data = a->config3 = a->config4 = 0;
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_attr(perfdata_view bytes, int big, perfdata_attr *a,
+                                                  perfdata_error *err) {
+    perfdata__rd r;
+    uint32_t size;
+    perfdata__zero_attr(a);
+    if (bytes.n < 8) return perfdata__fail(err, PERFDATA_ERR_TRUNCATED, bytes.offset, 0, PERFDATA__MSG("attr shorter than 8 bytes"));
+    size = perfdata__ld32(bytes.p + 4, big);
+    if (size == 0) size = PERFDATA_ATTR_SIZE_VER0;
+    if (size < PERFDATA_ATTR_SIZE_VER0)
+        return perfdata__fail(err, PERFDATA_ERR_MALFORMED, bytes.offset, 0, PERFDATA__MSG("attr size below 64"));
+    if (size > bytes.n)
+        return perfdata__fail(err, PERFDATA_ERR_TRUNCATED, bytes.offset, 0, PERFDATA__MSG("attr runs past its storage"));
+    bytes.n = size;
+    r = perfdata__rd_view(bytes, big);
+    a->type = perfdata__rd32(&r);
+    a->size = perfdata__rd32(&r);
+    a->config = perfdata__rd64(&r);
+    a->sample_period = perfdata__rd64(&r);
+    a->sample_type = perfdata__rd64(&r);
+    a->read_format = perfdata__rd64(&r);
+    a->flags = perfdata__attr_flags(bytes.p + 40, big);
+    r.pos = 48;
+    a->wakeup_events = perfdata__rd32(&r);
+    a->bp_type = perfdata__rd32(&r);
+    a->config1 = perfdata__rd64(&r);
+    /* Later fields exist only when attr.size covers them. */
+    if (size >= PERFDATA_ATTR_SIZE_VER1) a->config2 = perfdata__rd64(&r);
+    if (size >= PERFDATA_ATTR_SIZE_VER2) a->branch_sample_type = perfdata__rd64(&r);
+    if (size >= PERFDATA_ATTR_SIZE_VER3) {
+        a->sample_regs_user = perfdata__rd64(&r);
+        a->sample_stack_user = perfdata__rd32(&r);
+        a->clockid = (int32_t)perfdata__rd32(&r);
+    }
+    if (size >= PERFDATA_ATTR_SIZE_VER4) a->sample_regs_intr = perfdata__rd64(&r);
+    if (size >= PERFDATA_ATTR_SIZE_VER5) {
+        a->aux_watermark = perfdata__rd32(&r);
+        a->sample_max_stack = perfdata__rd16(&r);
+        a->reserved_2 = perfdata__rd16(&r);
+    }
+    if (size >= PERFDATA_ATTR_SIZE_VER6) {
+        a->aux_sample_size = perfdata__rd32(&r);
+        a->aux_action = perfdata__rd32(&r);
+    }
+    if (size >= PERFDATA_ATTR_SIZE_VER7) a->sig_data = perfdata__rd64(&r);
+    if (size >= PERFDATA_ATTR_SIZE_VER8) a->config3 = perfdata__rd64(&r);
+    if (size >= PERFDATA_ATTR_SIZE_VER9) a->config4 = perfdata__rd64(&r);
+    return perfdata__rd_result(&r, err, 0, PERFDATA__MSG("attr truncated"));
+}
+
+PERFDATA__PRIVATE unsigned perfdata__popcount64(uint64_t v) {
+    unsigned n = 0;
+    while (v) { v &= v - 1; n++; }
+    return n;
+}
+
+/* Bytes of the sample_id_all trailer an attr gives non-sample records. */
+PERFDATA__PRIVATE uint64_t perfdata__trailer_size(const perfdata_attr *a) {
+    uint64_t t = a->sample_type;
+    if (!(a->flags & PERFDATA_ATTR_FLAG_SAMPLE_ID_ALL)) return 0;
+    return 8 * (uint64_t)(!!(t & PERFDATA_SAMPLE_TID) + !!(t & PERFDATA_SAMPLE_TIME) + !!(t & PERFDATA_SAMPLE_ID) +
+                          !!(t & PERFDATA_SAMPLE_STREAM_ID) + !!(t & PERFDATA_SAMPLE_CPU) +
+                          !!(t & PERFDATA_SAMPLE_IDENTIFIER));
+}
+
+/* perf's __evsel__calc_id_pos / __evsel__calc_is_pos. */
+PERFDATA__PRIVATE int perfdata__id_pos(uint64_t t) {
+    int pos = 0;
+    if (t & PERFDATA_SAMPLE_IDENTIFIER) return 0;
+    if (!(t & PERFDATA_SAMPLE_ID)) return -1;
+    if (t & PERFDATA_SAMPLE_IP) pos++;
+    if (t & PERFDATA_SAMPLE_TID) pos++;
+    if (t & PERFDATA_SAMPLE_TIME) pos++;
+    if (t & PERFDATA_SAMPLE_ADDR) pos++;
+    return pos;
+}
+PERFDATA__PRIVATE int perfdata__is_pos(uint64_t t) {
+    int pos = 1;
+    if (t & PERFDATA_SAMPLE_IDENTIFIER) return 1;
+    if (!(t & PERFDATA_SAMPLE_ID)) return -1;
+    if (t & PERFDATA_SAMPLE_CPU) pos++;
+    if (t & PERFDATA_SAMPLE_STREAM_ID) pos++;
+    return pos;
+}
+
+/* Recomputes what every lookup needs after the event list changed. */
+PERFDATA__PRIVATE void perfdata__events_changed(perfdata_file *f) {
+    size_t i;
+    f->sample_type_union = 0;
+    f->flags &= ~PERFDATA_FILE_IDS_AMBIGUOUS;
+    f->id_pos = f->is_pos = -1;
+    if (f->nr_events == 0) return;
+    f->id_pos = perfdata__id_pos(f->events[0].attr.sample_type);
+    f->is_pos = perfdata__is_pos(f->events[0].attr.sample_type);
+    for (i = 0; i < f->nr_events; i++) {
+        uint64_t t = f->events[i].attr.sample_type;
+        f->sample_type_union |= t;
+        if (perfdata__id_pos(t) != f->id_pos || perfdata__is_pos(t) != f->is_pos)
+            f->flags |= PERFDATA_FILE_IDS_AMBIGUOUS;
+    }
+    if (f->nr_events > 1 && (f->id_pos < 0 || f->is_pos < 0)) f->flags |= PERFDATA_FILE_IDS_AMBIGUOUS;
+}
+
+/* --------------------------------------------------------------- id index */
+
+PERFDATA_DEF size_t perfdata_id_index_needed(const perfdata_file *f) {
+    size_t i, n = 0;
+    for (i = 0; i < f->nr_events; i++) n += f->events[i].ids.count;
+    return n;
+}
+
+PERFDATA__PRIVATE void perfdata__sift_down(perfdata_id_entry *a, size_t root, size_t n) {
+    for (;;) {
+        size_t child = 2 * root + 1;
+        perfdata_id_entry t;
+        if (child >= n) return;
+        if (child + 1 < n && a[child + 1].id > a[child].id) child++;
+        if (a[root].id >= a[child].id) return;
+        t = a[root]; a[root] = a[child]; a[child] = t;
+        root = child;
+    }
+}
+
+/* Heapsort: in place, no recursion, O(n log n) whatever the input. */
+PERFDATA__PRIVATE void perfdata__sort_ids(perfdata_id_entry *a, size_t n) {
+    size_t i;
+    if (n < 2) return;
+    for (i = n / 2; i-- > 0;) perfdata__sift_down(a, i, n);
+    for (i = n - 1; i > 0; i--) {
+        perfdata_id_entry t = a[0]; a[0] = a[i]; a[i] = t;
+        perfdata__sift_down(a, 0, i);
+    }
+}
+
+PERFDATA__PRIVATE void perfdata__fill_id_index(perfdata_file *f) {
+    size_t i, j, n = 0;
+    for (i = 0; i < f->nr_events; i++)
+        for (j = 0; j < f->events[i].ids.count; j++) {
+            f->id_index[n].id = perfdata_u64s_at(&f->events[i].ids, j);
+            f->id_index[n].event = (uint32_t)i;
+            f->id_index[n].unused = 0;
+            n++;
+        }
+    f->nr_ids = n;
+    perfdata__sort_ids(f->id_index, n);
+}
+
+PERFDATA_DEF perfdata_status perfdata_set_id_index(perfdata_file *f, perfdata_id_entry *entries, size_t cap,
+                                                   perfdata_error *err) {
+    size_t need = perfdata_id_index_needed(f);
+    if (!entries && cap) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, 0);
+    if (cap < need) {
+        perfdata__fail(err, PERFDATA_ERR_NO_SPACE, 0, 0, PERFDATA__MSG("id index too small"));
+        if (err) err->needed = need;
+        return PERFDATA_ERR_NO_SPACE;
+    }
+    f->id_index = entries;
+    f->cap_ids = cap;
+    if (entries) perfdata__fill_id_index(f);
+    else f->nr_ids = 0;
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF long perfdata_find_event(const perfdata_file *f, uint64_t id) {
+    size_t i, j;
+    if (f->id_index) {
+        size_t lo = 0, hi = f->nr_ids;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (f->id_index[mid].id < id) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < f->nr_ids && f->id_index[lo].id == id) return (long)f->id_index[lo].event;
+        return -1;
+    }
+    for (i = 0; i < f->nr_events; i++)
+        for (j = 0; j < f->events[i].ids.count; j++)
+            if (perfdata_u64s_at(&f->events[i].ids, j) == id) return (long)i;
+    return -1;
+}
+
+/* -------------------------------------------------------------- opening */
+
+#define PERFDATA__MAGIC_LE 0x32454c4946524550ull /* "PERFILE2" read little-endian */
+#define PERFDATA__MAGIC_BE 0x50455246494c4532ull
+#define PERFDATA__MAGIC_V1 0x454c494646524550ull /* "PERFFILE" */
+
+PERFDATA__PRIVATE perfdata_status perfdata__check_magic(const unsigned char *p, size_t n, int *big,
+                                                        perfdata_error *err) {
+    uint64_t m;
+    if (n < 16) return perfdata__fail(err, PERFDATA_ERR_TRUNCATED, 0, 0, PERFDATA__MSG("shorter than a perf.data header"));
+    m = perfdata__ld64(p, 0);
+    if (m == PERFDATA__MAGIC_LE) { *big = 0; return PERFDATA_OK; }
+    if (m == PERFDATA__MAGIC_BE) { *big = 1; return PERFDATA_OK; }
+    if (m == PERFDATA__MAGIC_V1 || perfdata__ld64(p, 1) == PERFDATA__MAGIC_V1)
+        return perfdata__fail(err, PERFDATA_ERR_UNSUPPORTED, 0, 0,
+                              PERFDATA__MSG("version 1 'PERFFILE' magic is not supported"));
+    return perfdata__fail(err, PERFDATA_ERR_MALFORMED, 0, 0, PERFDATA__MSG("not a perf.data file (bad magic)"));
+}
+
+PERFDATA__PRIVATE perfdata_status perfdata__add_event(perfdata_file *f, perfdata_view attr_bytes,
+                                                      perfdata_u64s ids, perfdata_error *err) {
+    perfdata_event *e;
+    perfdata_status st;
+    if (f->nr_events >= f->cap_events) {
+        perfdata__fail(err, PERFDATA_ERR_NO_SPACE, attr_bytes.offset, 0, PERFDATA__MSG("more events than perfdata_event slots"));
+        if (err) err->needed = f->nr_events + 1;
+        return PERFDATA_ERR_NO_SPACE;
+    }
+    e = &f->events[f->nr_events];
+    st = perfdata_decode_attr(attr_bytes, (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0, &e->attr, err);
+    if (st != PERFDATA_OK) return st;
+    e->attr_bytes = attr_bytes;
+    e->attr_bytes.n = e->attr.size ? e->attr.size : PERFDATA_ATTR_SIZE_VER0;
+    e->ids = ids;
+    e->sample_id_size = perfdata__trailer_size(&e->attr);
+    f->nr_events++;
+    perfdata__events_changed(f);
+    if (f->id_index) {
+        if (f->nr_ids + ids.count <= f->cap_ids) perfdata__fill_id_index(f);
+        else f->id_index = 0; /* out of room: fall back to scanning */
+    }
+    return PERFDATA_OK;
+}
+
+/* The feature bitmap is an array of unsigned long in the writer's order.
+   For a big-endian writer the bit numbering depends on its word size; perf
+   tries 64-bit words, then 32-bit ones, testing the HOSTNAME bit that every
+   perf sets, and else keeps only BUILD_ID (perf_file_header__read). */
+PERFDATA__PRIVATE void perfdata__read_feature_bits(perfdata_file *f, const unsigned char *p) {
+    unsigned i;
+    int big = (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
+    for (i = 0; i < 4; i++) f->features[i] = perfdata__ld64(p + 8 * i, big);
+    if (!big || (f->features[0] & (1ull << PERFDATA_FEAT_HOSTNAME))) return;
+    for (i = 0; i < 4; i++)
+        f->features[i] = (uint64_t)perfdata__ld32(p + 8 * i, 1) | ((uint64_t)perfdata__ld32(p + 8 * i + 4, 1) << 32);
+    if (f->features[0] & (1ull << PERFDATA_FEAT_HOSTNAME)) return;
+    for (i = 0; i < 4; i++) f->features[i] = 0;
+    f->features[0] = 1ull << PERFDATA_FEAT_BUILD_ID;
+}
+
+PERFDATA__PRIVATE perfdata_status perfdata__read_section(perfdata__rd *r, perfdata_section *s, uint64_t len,
+                                                         const char *what, perfdata_error *err) {
+    uint64_t at = r->pos;
+    s->offset = perfdata__rd64(r);
+    s->size = perfdata__rd64(r);
+    if (!perfdata__fits(len, s->offset, s->size))
+        return perfdata__fail(err, PERFDATA_ERR_MALFORMED, at, 0, what);
+    return PERFDATA_OK;
+}
+
+/* File mode: each attr entry is perf_event_attr (attr.size bytes) followed by
+   a {offset,size} section of u64 ids. Like perf, step by attr.size + 16. */
+PERFDATA__PRIVATE perfdata_status perfdata__read_attrs(perfdata_file *f, size_t *count_only, perfdata_error *err) {
+    const unsigned char *p = f->buffer.p;
+    int big = (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
+    uint64_t pos = f->attrs.offset, end = f->attrs.offset + f->attrs.size;
+    uint64_t nr = f->attrs.size / f->attr_size, i;
+    if (count_only) *count_only = (size_t)nr;
+    for (i = 0; i < nr; i++) {
+        uint32_t asize;
+        perfdata_view av;
+        perfdata_section ids;
+        perfdata_u64s idv;
+        perfdata_status st;
+        if (!perfdata__fits(end, pos, 8))
+            return perfdata__fail(err, PERFDATA_ERR_MALFORMED, pos, 0, PERFDATA__MSG("attr table entry out of bounds"));
+        asize = perfdata__ld32(p + pos + 4, big);
+        if (asize == 0) asize = PERFDATA_ATTR_SIZE_VER0;
+        if (!perfdata__fits(end, pos, (uint64_t)asize + 16))
+            return perfdata__fail(err, PERFDATA_ERR_MALFORMED, pos, 0, PERFDATA__MSG("attr table entry out of bounds"));
+        ids.offset = perfdata__ld64(p + pos + asize, big);
+        ids.size = perfdata__ld64(p + pos + asize + 8, big);
+        if (!perfdata__fits(f->buffer.n, ids.offset, ids.size))
+            return perfdata__fail(err, PERFDATA_ERR_MALFORMED, pos + asize, 0, PERFDATA__MSG("attr id array out of bounds"));
+        if (!count_only) {
+            av.p = p + pos; av.n = asize; av.offset = pos;
+            idv.bytes.p = p + ids.offset; idv.bytes.n = (size_t)(ids.size & ~7ull);
+            idv.bytes.offset = ids.offset; idv.count = idv.bytes.n / 8; idv.big_endian = big;
+            st = perfdata__add_event(f, av, idv, err);
+            if (st != PERFDATA_OK) {
+                if (st == PERFDATA_ERR_NO_SPACE && err) err->needed = (size_t)nr;
+                return st;
+            }
+        }
+        pos += (uint64_t)asize + 16;
+    }
+    return PERFDATA_OK;
+}
+
+PERFDATA__PRIVATE perfdata_status perfdata__open_file_mode(perfdata_file *f, size_t *count_only, perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(f->buffer, (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
+    perfdata_status st;
+    uint64_t n = f->buffer.n, nfeat = 0;
+    unsigned i;
+    r.pos = 8;
+    f->header_size = perfdata__rd64(&r);
+    f->attr_size = perfdata__rd64(&r);
+    if (r.overrun) return perfdata__fail(err, PERFDATA_ERR_TRUNCATED, 0, 0, PERFDATA__MSG("file header truncated"));
+    if (f->header_size != 104 && f->header_size != 72)
+        return perfdata__fail(err, PERFDATA_ERR_MALFORMED, 8, 0, PERFDATA__MSG("unknown file header size"));
+    if (n < f->header_size) return perfdata__fail(err, PERFDATA_ERR_TRUNCATED, 0, 0, PERFDATA__MSG("file header truncated"));
+    if (f->attr_size == 0)
+        return perfdata__fail(err, PERFDATA_ERR_MALFORMED, 16, 0, PERFDATA__MSG("attr_size is 0"));
+    if ((st = perfdata__read_section(&r, &f->attrs, n, PERFDATA__MSG("attr section out of bounds"), err)) != PERFDATA_OK) return st;
+    if ((st = perfdata__read_section(&r, &f->data, n, PERFDATA__MSG("data section out of bounds"), err)) != PERFDATA_OK) return st;
+    /* event_types is legacy and ignored by perf; keep it, do not check it */
+    f->event_types.offset = perfdata__rd64(&r);
+    f->event_types.size = perfdata__rd64(&r);
+    if (f->header_size == 104) perfdata__read_feature_bits(f, f->buffer.p + 72);
+    if (f->data.size == 0) f->flags |= PERFDATA_FILE_DATA_SIZE_ZERO;
+    /* The feature index follows the data: one section per set bit. */
+    for (i = 0; i < PERFDATA_FEAT_BITS; i++)
+        if (f->features[i / 64] & (1ull << (i % 64))) nfeat++;
+    f->feature_index.p = f->buffer.p;
+    f->feature_index.n = 0;
+    f->feature_index.offset = f->data.offset + f->data.size;
+    if (nfeat && perfdata__fits(n, f->feature_index.offset, nfeat * 16)) {
+        f->feature_index.p = f->buffer.p + f->feature_index.offset;
+        f->feature_index.n = (size_t)(nfeat * 16);
+    }
+    return perfdata__read_attrs(f, count_only, err);
+}
+
+PERFDATA__PRIVATE perfdata_status perfdata__open(perfdata_file *f, const void *data, size_t size,
+                                                 perfdata_event *events, size_t cap, size_t *count_only,
+                                                 perfdata_error *err) {
+    int big = 0;
+    unsigned i;
+    perfdata_status st;
+    f->buffer.p = 0; f->buffer.n = 0; f->buffer.offset = 0;
+    f->flags = 0; f->header_size = f->attr_size = 0;
+    f->attrs.offset = f->attrs.size = f->data.offset = f->data.size = 0;
+    f->event_types.offset = f->event_types.size = 0;
+    for (i = 0; i < 4; i++) f->features[i] = 0;
+    f->feature_index = f->buffer;
+    f->events = 0; f->nr_events = f->cap_events = 0;
+    f->id_index = 0; f->nr_ids = f->cap_ids = 0;
+    f->id_pos = f->is_pos = -1;
+    f->sample_type_union = 0;
+    if (!data && size) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("NULL buffer"));
+    if (!events && cap) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("NULL events with a capacity"));
+    f->buffer.p = (const unsigned char *)data;
+    f->buffer.n = size;
+    f->buffer.offset = 0;
+    f->events = events;
+    f->cap_events = cap;
+    st = perfdata__check_magic(f->buffer.p, size, &big, err);
+    if (st != PERFDATA_OK) return st;
+    if (big) f->flags |= PERFDATA_FILE_BIG_ENDIAN;
+    /* Like perf, a header size of 16 means a pipe whatever the file type. */
+    if (perfdata__ld64(f->buffer.p + 8, big) == 16) {
+        f->flags |= PERFDATA_FILE_PIPE;
+        f->header_size = 16;
+        f->data.offset = 16;
+        f->data.size = size - 16;
+        if (count_only) {
+            perfdata_cursor c;
+            perfdata_record rec;
+            size_t n = 0;
+            perfdata_cursor_init_range(&c, f->buffer.p + 16, size - 16, 16, big);
+            while ((st = perfdata_next_record(f, &c, &rec, err)) == PERFDATA_OK)
+                if (rec.type == PERFDATA_RECORD_HEADER_ATTR) n++;
+            *count_only = n;
+            return st == PERFDATA_END ? perfdata__ok(err) : st;
+        }
+        return perfdata__ok(err);
+    }
+    st = perfdata__open_file_mode(f, count_only, err);
+    if (st != PERFDATA_OK) return st;
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_open(perfdata_file *f, const void *data, size_t size,
+                                           perfdata_event *events, size_t cap, perfdata_error *err) {
+    return perfdata__open(f, data, size, events, cap, 0, err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_count_events(const void *data, size_t size, size_t *count,
+                                                   perfdata_error *err) {
+    perfdata_file f;
+    *count = 0;
+    return perfdata__open(&f, data, size, 0, 0, count, err);
+}
+
+/* ------------------------------------------------------------- features */
+
+PERFDATA_DEF int perfdata_has_feature(const perfdata_file *f, unsigned feature) {
+    if (feature >= PERFDATA_FEAT_BITS) return 0;
+    return (f->features[feature / 64] >> (feature % 64)) & 1u;
+}
+
+PERFDATA_DEF perfdata_status perfdata_feature_section(const perfdata_file *f, unsigned feature,
+                                                      perfdata_view *section, perfdata_error *err) {
+    unsigned i, slot = 0;
+    uint64_t off, sz;
+    int big = (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
+    perfdata_status st;
+    section->p = f->buffer.p; section->n = 0; section->offset = 0;
+    if (!perfdata_has_feature(f, feature)) {
+        st = perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("feature not present"));
+        if (err) err->feature = feature;
+        return st;
+    }
+    for (i = 0; i < feature; i++) slot += (unsigned)perfdata_has_feature(f, i);
+    if ((uint64_t)slot * 16 + 16 > f->feature_index.n) {
+        st = perfdata__fail(err, PERFDATA_ERR_TRUNCATED, f->feature_index.offset, 0, PERFDATA__MSG("feature index out of bounds"));
+        if (err) err->feature = feature;
+        return st;
+    }
+    off = perfdata__ld64(f->feature_index.p + slot * 16, big);
+    sz = perfdata__ld64(f->feature_index.p + slot * 16 + 8, big);
+    if (!perfdata__fits(f->buffer.n, off, sz)) {
+        st = perfdata__fail(err, PERFDATA_ERR_MALFORMED, f->feature_index.offset + slot * 16, 0,
+                            PERFDATA__MSG("feature section out of bounds"));
+        if (err) err->feature = feature;
+        return st;
+    }
+    section->p = f->buffer.p + off;
+    section->n = (size_t)sz;
+    section->offset = off;
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_feature_string(const perfdata_file *f, unsigned feature,
+                                                     perfdata_view *text, perfdata_error *err) {
+    perfdata_view sec;
+    perfdata__rd r;
+    uint32_t len;
+    perfdata_status st = perfdata_feature_section(f, feature, &sec, err);
+    text->p = f->buffer.p; text->n = 0; text->offset = 0;
+    if (st != PERFDATA_OK) return st;
+    r = perfdata__rd_view(sec, (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
+    len = perfdata__rd32(&r);
+    *text = perfdata__view_cstr(perfdata__rd_bytes(&r, len));
+    st = perfdata__rd_result(&r, err, 0, PERFDATA__MSG("string feature truncated"));
+    if (st != PERFDATA_OK && err) err->feature = feature;
+    return st;
+}
+
+/* -------------------------------------------------------------- records */
+
+PERFDATA_DEF void perfdata_cursor_init_range(perfdata_cursor *c, const void *bytes, size_t n, uint64_t offset,
+                                             int big_endian) {
+    c->range.p = (const unsigned char *)bytes;
+    c->range.n = bytes ? n : 0;
+    c->range.offset = offset;
+    c->pos = 0;
+    c->big_endian = big_endian;
+    c->register_attrs = 0;
+    c->stopped = PERFDATA_OK;
+    c->error.code = PERFDATA_OK;
+    c->error.offset = 0;
+    c->error.record_type = 0;
+    c->error.feature = 0;
+    c->error.needed = 0;
+    c->error.message = "";
+}
+
+PERFDATA_DEF void perfdata_cursor_init(perfdata_file *f, perfdata_cursor *c) {
+    uint64_t off = f->data.offset, n = f->data.size;
+    if (f->flags & PERFDATA_FILE_DATA_SIZE_ZERO) n = 0;
+    if (!perfdata__fits(f->buffer.n, off, n)) { off = 0; n = 0; }
+    perfdata_cursor_init_range(c, f->buffer.p + off, (size_t)n, off, (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
+    if (f->flags & PERFDATA_FILE_PIPE) {
+        /* Pipe attrs live only in the stream: a new pass starts afresh. */
+        c->register_attrs = 1;
+        f->nr_events = 0;
+        f->nr_ids = 0;
+        perfdata__events_changed(f);
+    }
+}
+
+/* Bytes a record carries after itself, outside header.size. */
+PERFDATA__PRIVATE perfdata_status perfdata__extra_size(const perfdata_record *rec, uint64_t *extra,
+                                                       perfdata_error *err) {
+    *extra = 0;
+    if (rec->type == PERFDATA_RECORD_HEADER_TRACING_DATA) {
+        if (rec->body.n < 4) return perfdata__fail(err, PERFDATA_ERR_MALFORMED, rec->offset, rec->type, PERFDATA__MSG("TRACING_DATA record too short"));
+        *extra = perfdata__ld32(rec->body.p, rec->big_endian);
+    } else if (rec->type == PERFDATA_RECORD_AUXTRACE) {
+        if (rec->body.n < 8) return perfdata__fail(err, PERFDATA_ERR_MALFORMED, rec->offset, rec->type, PERFDATA__MSG("AUXTRACE record too short"));
+        *extra = perfdata__ld64(rec->body.p, rec->big_endian);
+    }
+    return PERFDATA_OK;
+}
+
+PERFDATA__PRIVATE perfdata_status perfdata__stop(perfdata_cursor *c, perfdata_status st, perfdata_error *err,
+                                                 uint64_t offset, uint32_t type, const char *msg) {
+    perfdata__fail(&c->error, st, offset, type, msg);
+    c->stopped = st;
+    if (err) *err = c->error;
+    return st;
+}
+
+PERFDATA_DEF perfdata_status perfdata_next_record(perfdata_file *f, perfdata_cursor *c, perfdata_record *rec,
+                                                  perfdata_error *err) {
+    size_t left;
+    const unsigned char *p;
+    uint64_t extra = 0, off;
+    perfdata_status st;
+    if (c->stopped != PERFDATA_OK) {
+        if (err) *err = c->error;
+        return c->stopped;
+    }
+    left = c->range.n - c->pos;
+    off = c->range.offset + c->pos;
+    if (left == 0) return perfdata__stop(c, PERFDATA_END, err, off, 0, 0);
+    if (left < 8) return perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, off, 0, PERFDATA__MSG("record header truncated"));
+    p = c->range.p + c->pos;
+    rec->type = perfdata__ld32(p, c->big_endian);
+    rec->misc = perfdata__ld16(p + 4, c->big_endian);
+    rec->size = perfdata__ld16(p + 6, c->big_endian);
+    rec->offset = off;
+    rec->big_endian = c->big_endian;
+    if (rec->size < 8)
+        return perfdata__stop(c, PERFDATA_ERR_MALFORMED, err, off, rec->type, PERFDATA__MSG("record size below 8"));
+    if (rec->size > left)
+        return perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, off, rec->type, PERFDATA__MSG("record runs past the end of the data"));
+    rec->bytes.p = p; rec->bytes.n = rec->size; rec->bytes.offset = off;
+    rec->body.p = p + 8; rec->body.n = (size_t)rec->size - 8; rec->body.offset = off + 8;
+    st = perfdata__extra_size(rec, &extra, &c->error);
+    if (st != PERFDATA_OK) { c->stopped = st; if (err) *err = c->error; return st; }
+    if (extra > left - rec->size)
+        return perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, off, rec->type, PERFDATA__MSG("record payload runs past the end of the data"));
+    rec->extra.p = p + rec->size; rec->extra.n = (size_t)extra; rec->extra.offset = off + rec->size;
+    c->pos += rec->size + (size_t)extra;
+    if (c->register_attrs && rec->type == PERFDATA_RECORD_HEADER_ATTR) {
+        st = perfdata_add_event(f, rec, err);
+        if (st == PERFDATA_ERR_NO_SPACE) {
+            c->pos -= rec->size + (size_t)extra; /* retry after the caller makes room */
+            return st;
+        }
+        if (st != PERFDATA_OK) return st; /* a bad attr record: reported, skippable */
+    }
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_add_event(perfdata_file *f, const perfdata_record *rec, perfdata_error *err) {
+    perfdata_header_attr ha;
+    perfdata_status st = perfdata_decode_header_attr(f, rec, &ha, err);
+    if (st != PERFDATA_OK) return st;
+    st = perfdata__add_event(f, ha.attr_bytes, ha.ids, err);
+    if (st != PERFDATA_OK && err) { err->record_type = rec->type; if (st != PERFDATA_ERR_NO_SPACE) err->offset = rec->offset; }
+    return st;
+}
+
+PERFDATA_DEF const char *perfdata_record_name(uint32_t type) {
+    static const char *const kernel[] = {
+        0, "MMAP", "LOST", "COMM", "EXIT", "THROTTLE", "UNTHROTTLE", "FORK", "READ", "SAMPLE", "MMAP2", "AUX",
+        "ITRACE_START", "LOST_SAMPLES", "SWITCH", "SWITCH_CPU_WIDE", "NAMESPACES", "KSYMBOL", "BPF_EVENT",
+        "CGROUP", "TEXT_POKE", "AUX_OUTPUT_HW_ID", "CALLCHAIN_DEFERRED"};
+    static const char *const user[] = {
+        "ATTR", "EVENT_TYPE", "TRACING_DATA", "BUILD_ID", "FINISHED_ROUND", "ID_INDEX", "AUXTRACE_INFO",
+        "AUXTRACE", "AUXTRACE_ERROR", "THREAD_MAP", "CPU_MAP", "STAT_CONFIG", "STAT", "STAT_ROUND",
+        "EVENT_UPDATE", "TIME_CONV", "FEATURE", "COMPRESSED", "FINISHED_INIT", "COMPRESSED2", "BPF_METADATA",
+        "SCHEDSTAT_CPU", "SCHEDSTAT_DOMAIN"};
+    if (type >= 1 && type < sizeof kernel / sizeof kernel[0]) return kernel[type];
+    if (type >= 64 && type - 64 < sizeof user / sizeof user[0]) return user[type - 64];
+    return "UNKNOWN";
+}
+
+/* ------------------------------------------------------ record -> event */
+
+PERFDATA__PRIVATE perfdata_status perfdata__no_event(perfdata_error *err, const perfdata_record *rec,
+                                                     perfdata_status code, const char *msg) {
+    return perfdata__fail(err, code, rec->offset, rec->type, msg);
+}
+
+PERFDATA_DEF long perfdata_record_event(const perfdata_file *f, const perfdata_record *rec, perfdata_error *err) {
+    uint64_t id;
+    size_t words = rec->body.n / 8;
+    long e;
+    if (f->nr_events == 0) {
+        perfdata__no_event(err, rec, PERFDATA_ERR_UNKNOWN_ID, PERFDATA__MSG("no event (attr) known yet"));
+        return -1;
+    }
+    /* evlist__event2evsel: one event, or ids that do not locate => first */
+    if (f->nr_events == 1 || (f->flags & PERFDATA_FILE_IDS_AMBIGUOUS)) return 0;
+    if (rec->type != PERFDATA_RECORD_SAMPLE && !(f->events[0].attr.flags & PERFDATA_ATTR_FLAG_SAMPLE_ID_ALL))
+        return 0;
+    if (rec->type == PERFDATA_RECORD_SAMPLE) {
+        if ((size_t)f->id_pos >= words) {
+            perfdata__no_event(err, rec, PERFDATA_ERR_MALFORMED, PERFDATA__MSG("sample too short to hold its id"));
+            return -1;
+        }
+        id = perfdata__ld64(rec->body.p + 8 * (size_t)f->id_pos, rec->big_endian);
+    } else {
+        if ((size_t)f->is_pos > words) {
+            perfdata__no_event(err, rec, PERFDATA_ERR_MALFORMED, PERFDATA__MSG("record too short to hold its id"));
+            return -1;
+        }
+        id = perfdata__ld64(rec->body.p + 8 * (words - (size_t)f->is_pos), rec->big_endian);
+    }
+    if (id == 0) return 0; /* perf: synthesized records have id 0 */
+    e = perfdata_find_event(f, id);
+    if (e < 0) perfdata__no_event(err, rec, PERFDATA_ERR_UNKNOWN_ID, 0);
+    return e;
+}
+
+/* --------------------------------------------------------------- sample */
+
+PERFDATA_DEF perfdata_read_value perfdata_read_at(const perfdata_read *r, size_t i) {
+    perfdata_read_value v = {0, 0, 0};
+    size_t stride = 8 * (1 + !!(r->read_format & PERFDATA_FORMAT_ID) + !!(r->read_format & PERFDATA_FORMAT_LOST));
+    const unsigned char *p;
+    if (!(r->read_format & PERFDATA_FORMAT_GROUP)) return i == 0 && r->nr ? r->single : v;
+    if (i >= r->nr || i >= r->values.n / stride) return v;
+    p = r->values.p + i * stride;
+    v.value = perfdata__ld64(p, r->big_endian);
+    p += 8;
+    if (r->read_format & PERFDATA_FORMAT_ID) { v.id = perfdata__ld64(p, r->big_endian); p += 8; }
+    if (r->read_format & PERFDATA_FORMAT_LOST) v.lost = perfdata__ld64(p, r->big_endian);
+    return v;
+}
+
+/* read_format: without GROUP value[,enabled][,running][,id][,lost]; with
+   GROUP nr[,enabled][,running] then {value[,id][,lost]} x nr. */
+PERFDATA__PRIVATE void perfdata__rd_read(perfdata__rd *r, uint64_t fmt, perfdata_read *out) {
+    size_t stride = 8 * (1 + !!(fmt & PERFDATA_FORMAT_ID) + !!(fmt & PERFDATA_FORMAT_LOST));
+    out->read_format = fmt;
+    out->big_endian = r->big;
+    out->time_enabled = out->time_running = 0;
+    out->single.value = out->single.id = out->single.lost = 0;
+    if (fmt & PERFDATA_FORMAT_GROUP) {
+        out->nr = perfdata__rd64(r);
+        if (fmt & PERFDATA_FORMAT_TOTAL_TIME_ENABLED) out->time_enabled = perfdata__rd64(r);
+        if (fmt & PERFDATA_FORMAT_TOTAL_TIME_RUNNING) out->time_running = perfdata__rd64(r);
+        out->values = perfdata__rd_array(r, out->nr, stride);
+        if (r->overrun) out->nr = 0;
+        return;
+    }
+    out->nr = 1;
+    out->values.p = r->p + r->pos; out->values.n = 0; out->values.offset = r->offset + r->pos;
+    out->single.value = perfdata__rd64(r);
+    if (fmt & PERFDATA_FORMAT_TOTAL_TIME_ENABLED) out->time_enabled = perfdata__rd64(r);
+    if (fmt & PERFDATA_FORMAT_TOTAL_TIME_RUNNING) out->time_running = perfdata__rd64(r);
+    if (fmt & PERFDATA_FORMAT_ID) out->single.id = perfdata__rd64(r);
+    if (fmt & PERFDATA_FORMAT_LOST) out->single.lost = perfdata__rd64(r);
+}
+
+/* Branch entry flags: a bit-field in a u64. On a big-endian writer the
+   fields are allocated from the most significant bit down, so after the
+   u64 load they sit mirrored; re-pack them into the little-endian layout. */
+PERFDATA__PRIVATE uint64_t perfdata__branch_flags(uint64_t v, int big) {
+    static const unsigned char widths[] = {1, 1, 1, 1, 16, 4, 2, 4, 3, 31};
+    uint64_t out = 0;
+    unsigned i, lo = 0, hi = 64;
+    if (!big) return v;
+    for (i = 0; i < sizeof widths; i++) {
+        unsigned w = widths[i];
+        uint64_t field;
+        hi -= w;
+        field = (v >> hi) & ((1ull << w) - 1);
+        out |= field << lo;
+        lo += w;
+    }
+    return out;
+}
+
+PERFDATA_DEF perfdata_branch_entry perfdata_branch_at(const perfdata_branch_stack *b, size_t i) {
+    perfdata_branch_entry e = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    const unsigned char *p;
+    uint64_t fl;
+    if (i >= b->nr || i >= b->entries.n / 24) return e;
+    p = b->entries.p + i * 24;
+    e.from = perfdata__ld64(p, b->big_endian);
+    e.to = perfdata__ld64(p + 8, b->big_endian);
+    fl = perfdata__branch_flags(perfdata__ld64(p + 16, b->big_endian), b->big_endian);
+    e.flags = fl;
+    e.mispred = (unsigned)(fl & 1u);
+    e.predicted = (unsigned)((fl >> 1) & 1u);
+    e.in_tx = (unsigned)((fl >> 2) & 1u);
+    e.abort = (unsigned)((fl >> 3) & 1u);
+    e.cycles = (unsigned)((fl >> 4) & 0xffffu);
+    e.type = (unsigned)((fl >> 20) & 0xfu);
+    e.spec = (unsigned)((fl >> 24) & 0x3u);
+    e.new_type = (unsigned)((fl >> 26) & 0xfu);
+    e.priv = (unsigned)((fl >> 30) & 0x7u);
+    return e;
+}
+
+PERFDATA_DEF uint64_t perfdata_regs_get(const perfdata_regs *r, unsigned reg, int *found) {
+    if (found) *found = 0;
+    if (reg >= 64 || !r->abi || !((r->mask >> reg) & 1u)) return 0;
+    if (found) *found = 1;
+    return perfdata_u64s_at(&r->values, perfdata__popcount64(r->mask & ((1ull << reg) - 1)));
+}
+
+PERFDATA__PRIVATE void perfdata__rd_regs(perfdata__rd *r, uint64_t mask, perfdata_regs *out) {
+    out->abi = perfdata__rd64(r);
+    out->mask = mask;
+    out->values = perfdata__rd_u64s(r, out->abi ? perfdata__popcount64(mask) : 0);
+}
+
+PERFDATA__PRIVATE void perfdata__rd_branch_stack(perfdata__rd *r, uint64_t bst, perfdata_branch_stack *b) {
+    b->big_endian = r->big;
+    b->nr = perfdata__rd64(r);
+    b->has_hw_idx = (bst & PERFDATA_BRANCH_HW_INDEX) != 0;
+    b->hw_idx = b->has_hw_idx ? perfdata__rd64(r) : 0;
+    b->entries = perfdata__rd_array(r, b->nr, 24);
+    b->counters = perfdata__rd_u64s(r, (bst & PERFDATA_BRANCH_COUNTERS) ? b->nr : 0);
+    if (r->overrun) b->nr = 0;
+}
+
+PERFDATA__PRIVATE void perfdata__zero_sample(perfdata_sample *s, const perfdata_record *rec) {
+    perfdata_view empty;
+    perfdata_u64s none;
+    empty.p = rec->body.p; empty.n = 0; empty.offset = rec->body.offset;
+    none.bytes = empty; none.count = 0; none.big_endian = rec->big_endian;
+    s->sample_type = 0; s->event = -1;
+    s->identifier = s->ip = s->time = s->addr = s->id = s->stream_id = s->period = 0;
+    s->pid = s->tid = s->cpu = s->cpu_reserved = 0;
+    s->read.read_format = s->read.nr = s->read.time_enabled = s->read.time_running = 0;
+    s->read.values = empty; s->read.big_endian = rec->big_endian;
+    s->read.single.value = s->read.single.id = s->read.single.lost = 0;
+    s->callchain = none;
+    s->raw = empty; s->raw_big_endian = rec->big_endian;
+    s->branch_stack.nr = s->branch_stack.hw_idx = 0; s->branch_stack.has_hw_idx = 0;
+    s->branch_stack.entries = empty; s->branch_stack.counters = none; s->branch_stack.big_endian = rec->big_endian;
+    s->regs_user.abi = s->regs_user.mask = 0; s->regs_user.values = none;
+    s->stack_user = empty; s->stack_user_dyn_size = 0;
+    s->weight = s->weight_raw = 0; s->ins_lat = s->p_stage_cyc = 0;
+    s->data_src = s->transaction = 0;
+    s->regs_intr = s->regs_user;
+    s->phys_addr = s->cgroup = s->data_page_size = s->code_page_size = 0;
+    s->aux = empty;
+}
+
+/* The fields in the kernel's output order (perf_output_sample). */
+PERFDATA__PRIVATE void perfdata__rd_sample(perfdata__rd *r, const perfdata_attr *a, perfdata_sample *s) {
+    uint64_t t = a->sample_type;
+    s->sample_type = t;
+    if (t & PERFDATA_SAMPLE_IDENTIFIER) s->identifier = perfdata__rd64(r);
+    if (t & PERFDATA_SAMPLE_IP) s->ip = perfdata__rd64(r);
+    if (t & PERFDATA_SAMPLE_TID) { s->pid = perfdata__rd32(r); s->tid = perfdata__rd32(r); }
+    if (t & PERFDATA_SAMPLE_TIME) s->time = perfdata__rd64(r);
+    if (t & PERFDATA_SAMPLE_ADDR) s->addr = perfdata__rd64(r);
+    if (t & PERFDATA_SAMPLE_ID) s->id = perfdata__rd64(r);
+    if (t & PERFDATA_SAMPLE_STREAM_ID) s->stream_id = perfdata__rd64(r);
+    if (t & PERFDATA_SAMPLE_CPU) { s->cpu = perfdata__rd32(r); s->cpu_reserved = perfdata__rd32(r); }
+    if (t & PERFDATA_SAMPLE_PERIOD) s->period = perfdata__rd64(r);
+    if (t & PERFDATA_SAMPLE_READ) perfdata__rd_read(r, a->read_format, &s->read);
+    if (t & PERFDATA_SAMPLE_CALLCHAIN) s->callchain = perfdata__rd_u64s(r, perfdata__rd64(r));
+    if (t & PERFDATA_SAMPLE_RAW) s->raw = perfdata__rd_bytes(r, perfdata__rd32(r));
+    if (t & PERFDATA_SAMPLE_BRANCH_STACK) perfdata__rd_branch_stack(r, a->branch_sample_type, &s->branch_stack);
+    if (t & PERFDATA_SAMPLE_REGS_USER) perfdata__rd_regs(r, a->sample_regs_user, &s->regs_user);
+    if (t & PERFDATA_SAMPLE_STACK_USER) {
+        s->stack_user = perfdata__rd_bytes(r, perfdata__rd64(r));
+        if (s->stack_user.n) s->stack_user_dyn_size = perfdata__rd64(r);
+    }
+    if (t & (PERFDATA_SAMPLE_WEIGHT | PERFDATA_SAMPLE_WEIGHT_STRUCT)) {
+        s->weight_raw = perfdata__rd64(r);
+        s->weight = s->weight_raw;
+        if (t & PERFDATA_SAMPLE_WEIGHT_STRUCT) {
+            /* var1_dw, var2_w, var3_w: declared so that the u64 load of
+               either byte order yields them from the low bits up */
+            s->weight = s->weight_raw & 0xffffffffu;
+            s->ins_lat = (uint16_t)(s->weight_raw >> 32);
+            s->p_stage_cyc = (uint16_t)(s->weight_raw >> 48);
+        }
+    }
+    if (t & PERFDATA_SAMPLE_DATA_SRC) s->data_src = perfdata__rd64(r);
+    if (t & PERFDATA_SAMPLE_TRANSACTION) s->transaction = perfdata__rd64(r);
+    if (t & PERFDATA_SAMPLE_REGS_INTR) perfdata__rd_regs(r, a->sample_regs_intr, &s->regs_intr);
+    if (t & PERFDATA_SAMPLE_PHYS_ADDR) s->phys_addr = perfdata__rd64(r);
+    if (t & PERFDATA_SAMPLE_CGROUP) s->cgroup = perfdata__rd64(r);
+    if (t & PERFDATA_SAMPLE_DATA_PAGE_SIZE) s->data_page_size = perfdata__rd64(r);
+    if (t & PERFDATA_SAMPLE_CODE_PAGE_SIZE) s->code_page_size = perfdata__rd64(r);
+    if (t & PERFDATA_SAMPLE_AUX) s->aux = perfdata__rd_bytes(r, perfdata__rd64(r));
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_sample_as(const perfdata_file *f, long event, const perfdata_record *rec,
+                                                       perfdata_sample *s, perfdata_error *err) {
+    perfdata__rd r;
+    perfdata__zero_sample(s, rec);
+    if (rec->type != PERFDATA_RECORD_SAMPLE)
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, rec->offset, rec->type, PERFDATA__MSG("not a SAMPLE record"));
+    if (event < 0 || (size_t)event >= f->nr_events)
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, rec->offset, rec->type, PERFDATA__MSG("no such event"));
+    s->event = event;
+    r = perfdata__rd_view(rec->body, rec->big_endian);
+    perfdata__rd_sample(&r, &f->events[event].attr, s);
+    return perfdata__rd_result(&r, err, rec->type, PERFDATA__MSG("sample runs past its record"));
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_sample(const perfdata_file *f, const perfdata_record *rec,
+                                                    perfdata_sample *s, perfdata_error *err) {
+    long e;
+    if (rec->type != PERFDATA_RECORD_SAMPLE) {
+        perfdata__zero_sample(s, rec);
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, rec->offset, rec->type, PERFDATA__MSG("not a SAMPLE record"));
+    }
+    e = perfdata_record_event(f, rec, err);
+    if (e < 0) {
+        perfdata__zero_sample(s, rec);
+        return err ? err->code : PERFDATA_ERR_UNKNOWN_ID;
+    }
+    return perfdata_decode_sample_as(f, e, rec, s, err);
+}
+
+/* perf_evsel__parse_id_sample: the trailer is read backwards from the end. */
+PERFDATA_DEF perfdata_status perfdata_decode_sample_id(const perfdata_file *f, const perfdata_record *rec,
+                                                       perfdata_sample_id *sid, perfdata_error *err) {
+    const perfdata_event *ev;
+    uint64_t t;
+    size_t words = rec->body.n / 8, at;
+    long e;
+    sid->sample_type = 0; sid->event = -1; sid->pid = sid->tid = sid->cpu = sid->cpu_reserved = 0;
+    sid->time = sid->id = sid->stream_id = sid->identifier = 0; sid->size = 0;
+    if (rec->type == PERFDATA_RECORD_SAMPLE || rec->type >= 64 || rec->type == 0)
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, rec->offset, rec->type, PERFDATA__MSG("record type has no sample_id trailer"));
+    e = perfdata_record_event(f, rec, err);
+    if (e < 0) return err ? err->code : PERFDATA_ERR_UNKNOWN_ID;
+    sid->event = e;
+    ev = &f->events[e];
+    if (!(ev->attr.flags & PERFDATA_ATTR_FLAG_SAMPLE_ID_ALL)) return perfdata__ok(err);
+    if (ev->sample_id_size > (uint64_t)words * 8)
+        return perfdata__fail(err, PERFDATA_ERR_MALFORMED, rec->offset, rec->type, PERFDATA__MSG("record too short for its sample_id trailer"));
+    t = ev->attr.sample_type;
+    sid->sample_type = t & (PERFDATA_SAMPLE_TID | PERFDATA_SAMPLE_TIME | PERFDATA_SAMPLE_ID | PERFDATA_SAMPLE_STREAM_ID |
+                            PERFDATA_SAMPLE_CPU | PERFDATA_SAMPLE_IDENTIFIER);
+    sid->size = (size_t)ev->sample_id_size;
+    at = words * 8;
+#define PERFDATA__BACK(dst) (at -= 8, (dst) = perfdata__ld64(rec->body.p + at, rec->big_endian))
+    if (t & PERFDATA_SAMPLE_IDENTIFIER) { PERFDATA__BACK(sid->identifier); sid->id = sid->identifier; }
+    if (t & PERFDATA_SAMPLE_CPU) {
+        at -= 8;
+        sid->cpu = perfdata__ld32(rec->body.p + at, rec->big_endian);
+        sid->cpu_reserved = perfdata__ld32(rec->body.p + at + 4, rec->big_endian);
+    }
+    if (t & PERFDATA_SAMPLE_STREAM_ID) PERFDATA__BACK(sid->stream_id);
+    if (t & PERFDATA_SAMPLE_ID) PERFDATA__BACK(sid->id);
+    if (t & PERFDATA_SAMPLE_TIME) PERFDATA__BACK(sid->time);
+    if (t & PERFDATA_SAMPLE_TID) {
+        at -= 8;
+        sid->pid = perfdata__ld32(rec->body.p + at, rec->big_endian);
+        sid->tid = perfdata__ld32(rec->body.p + at + 4, rec->big_endian);
+    }
+#undef PERFDATA__BACK
+    return perfdata__ok(err);
+}
+
+/* ---------------------------------------------------- record decoders */
+
+/* The body of a kernel record minus its sample_id trailer (when the trailer
+   can be located; otherwise the whole body). */
+PERFDATA__PRIVATE perfdata_view perfdata__kernel_body(const perfdata_file *f, const perfdata_record *rec) {
+    perfdata_view v = rec->body;
+    long e;
+    if (!f || f->nr_events == 0) return v;
+    e = perfdata_record_event(f, rec, 0);
+    if (e >= 0 && f->events[e].sample_id_size <= v.n) v.n -= (size_t)f->events[e].sample_id_size;
+    return v;
+}
+
+PERFDATA__PRIVATE perfdata_status perfdata__expect(const perfdata_record *rec, uint32_t t1, uint32_t t2,
+                                                   perfdata_error *err) {
+    if (rec->type == t1 || rec->type == t2) return PERFDATA_OK;
+    return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, rec->offset, rec->type, PERFDATA__MSG("wrong record type for this decoder"));
+}
+
+#define PERFDATA__BEGIN(t1, t2, body_view)                                   \
+    perfdata__rd r;                                                          \
+    perfdata_status st_ = perfdata__expect(rec, (t1), (t2), err);            \
+    if (st_ != PERFDATA_OK) return st_;                                      \
+    r = perfdata__rd_view((body_view), rec->big_endian)
+#define PERFDATA__END() return perfdata__rd_result(&r, err, rec->type, PERFDATA__MSG("record body truncated"))
+
+PERFDATA_DEF perfdata_status perfdata_decode_mmap(const perfdata_file *f, const perfdata_record *rec, perfdata_mmap *o,
+                                                  perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_MMAP, PERFDATA_RECORD_MMAP2, perfdata__kernel_body(f, rec));
+    o->pid = perfdata__rd32(&r); o->tid = perfdata__rd32(&r);
+    o->addr = perfdata__rd64(&r); o->len = perfdata__rd64(&r); o->pgoff = perfdata__rd64(&r);
+    o->has_build_id = 0; o->maj = o->min = 0; o->ino = o->ino_generation = 0; o->build_id_size = 0;
+    o->build_id.p = r.p; o->build_id.n = 0; o->build_id.offset = r.offset;
+    o->prot = o->flags = 0;
+    if (rec->type == PERFDATA_RECORD_MMAP2) {
+        if (rec->misc & PERFDATA_MISC_MMAP_BUILD_ID) {
+            o->has_build_id = 1;
+            o->build_id_size = perfdata__rd8(&r);
+            perfdata__rd8(&r); perfdata__rd16(&r);
+            o->build_id = perfdata__rd_bytes(&r, 20);
+            if (o->build_id_size < o->build_id.n) o->build_id.n = o->build_id_size;
+        } else {
+            o->maj = perfdata__rd32(&r); o->min = perfdata__rd32(&r);
+            o->ino = perfdata__rd64(&r); o->ino_generation = perfdata__rd64(&r);
+        }
+        o->prot = perfdata__rd32(&r); o->flags = perfdata__rd32(&r);
+    }
+    o->filename = perfdata__rd_string(&r, r.n);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_lost(const perfdata_file *f, const perfdata_record *rec, perfdata_lost *o,
+                                                  perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_LOST, PERFDATA_RECORD_LOST, perfdata__kernel_body(f, rec));
+    o->id = perfdata__rd64(&r); o->lost = perfdata__rd64(&r);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_comm(const perfdata_file *f, const perfdata_record *rec, perfdata_comm *o,
+                                                  perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_COMM, PERFDATA_RECORD_COMM, perfdata__kernel_body(f, rec));
+    o->pid = perfdata__rd32(&r); o->tid = perfdata__rd32(&r);
+    o->exec = (rec->misc & PERFDATA_MISC_COMM_EXEC) != 0;
+    o->comm = perfdata__rd_string(&r, r.n);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_task(const perfdata_file *f, const perfdata_record *rec, perfdata_task *o,
+                                                  perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_FORK, PERFDATA_RECORD_EXIT, perfdata__kernel_body(f, rec));
+    o->pid = perfdata__rd32(&r); o->ppid = perfdata__rd32(&r);
+    o->tid = perfdata__rd32(&r); o->ptid = perfdata__rd32(&r);
+    o->time = perfdata__rd64(&r);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_throttle(const perfdata_file *f, const perfdata_record *rec,
+                                                      perfdata_throttle *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_THROTTLE, PERFDATA_RECORD_UNTHROTTLE, perfdata__kernel_body(f, rec));
+    o->time = perfdata__rd64(&r); o->id = perfdata__rd64(&r); o->stream_id = perfdata__rd64(&r);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_read_record(const perfdata_file *f, const perfdata_record *rec,
+                                                         perfdata_read_record *o, perfdata_error *err) {
+    long e;
+    PERFDATA__BEGIN(PERFDATA_RECORD_READ, PERFDATA_RECORD_READ, perfdata__kernel_body(f, rec));
+    e = f ? perfdata_record_event(f, rec, 0) : -1;
+    o->pid = perfdata__rd32(&r); o->tid = perfdata__rd32(&r);
+    perfdata__rd_read(&r, e >= 0 ? f->events[e].attr.read_format : 0, &o->values);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_aux(const perfdata_file *f, const perfdata_record *rec, perfdata_aux *o,
+                                                 perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_AUX, PERFDATA_RECORD_AUX, perfdata__kernel_body(f, rec));
+    o->aux_offset = perfdata__rd64(&r); o->aux_size = perfdata__rd64(&r); o->flags = perfdata__rd64(&r);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_itrace_start(const perfdata_file *f, const perfdata_record *rec,
+                                                          perfdata_itrace_start *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_ITRACE_START, PERFDATA_RECORD_ITRACE_START, perfdata__kernel_body(f, rec));
+    o->pid = perfdata__rd32(&r); o->tid = perfdata__rd32(&r);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_lost_samples(const perfdata_file *f, const perfdata_record *rec,
+                                                          perfdata_lost_samples *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_LOST_SAMPLES, PERFDATA_RECORD_LOST_SAMPLES, perfdata__kernel_body(f, rec));
+    o->lost = perfdata__rd64(&r);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_switch(const perfdata_file *f, const perfdata_record *rec,
+                                                    perfdata_switch *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_SWITCH, PERFDATA_RECORD_SWITCH_CPU_WIDE, perfdata__kernel_body(f, rec));
+    o->out = (rec->misc & PERFDATA_MISC_SWITCH_OUT) != 0;
+    o->preempt = (rec->misc & PERFDATA_MISC_SWITCH_OUT_PREEMPT) != 0;
+    o->cpu_wide = rec->type == PERFDATA_RECORD_SWITCH_CPU_WIDE;
+    o->next_prev_pid = o->next_prev_tid = 0;
+    if (o->cpu_wide) { o->next_prev_pid = perfdata__rd32(&r); o->next_prev_tid = perfdata__rd32(&r); }
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_namespaces(const perfdata_file *f, const perfdata_record *rec,
+                                                        perfdata_namespaces *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_NAMESPACES, PERFDATA_RECORD_NAMESPACES, perfdata__kernel_body(f, rec));
+    o->pid = perfdata__rd32(&r); o->tid = perfdata__rd32(&r);
+    o->nr = perfdata__rd64(&r);
+    o->links = perfdata__rd_u64s(&r, o->nr > ((uint64_t)-1) / 2 ? (uint64_t)-1 : o->nr * 2);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_ksymbol(const perfdata_file *f, const perfdata_record *rec,
+                                                     perfdata_ksymbol *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_KSYMBOL, PERFDATA_RECORD_KSYMBOL, perfdata__kernel_body(f, rec));
+    o->addr = perfdata__rd64(&r); o->len = perfdata__rd32(&r);
+    o->ksym_type = perfdata__rd16(&r); o->flags = perfdata__rd16(&r);
+    o->name = perfdata__rd_string(&r, r.n);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_bpf_event(const perfdata_file *f, const perfdata_record *rec,
+                                                       perfdata_bpf_event *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_BPF_EVENT, PERFDATA_RECORD_BPF_EVENT, perfdata__kernel_body(f, rec));
+    o->type = perfdata__rd16(&r); o->flags = perfdata__rd16(&r); o->id = perfdata__rd32(&r);
+    o->tag = perfdata__rd_bytes(&r, 8);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_cgroup(const perfdata_file *f, const perfdata_record *rec,
+                                                    perfdata_cgroup *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_CGROUP, PERFDATA_RECORD_CGROUP, perfdata__kernel_body(f, rec));
+    o->id = perfdata__rd64(&r);
+    o->path = perfdata__rd_string(&r, r.n);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_text_poke(const perfdata_file *f, const perfdata_record *rec,
+                                                       perfdata_text_poke *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_TEXT_POKE, PERFDATA_RECORD_TEXT_POKE, perfdata__kernel_body(f, rec));
+    o->addr = perfdata__rd64(&r);
+    o->old_len = perfdata__rd16(&r); o->new_len = perfdata__rd16(&r);
+    o->old_bytes = perfdata__rd_bytes(&r, o->old_len);
+    o->new_bytes = perfdata__rd_bytes(&r, o->new_len);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_aux_output_hw_id(const perfdata_file *f, const perfdata_record *rec,
+                                                              perfdata_aux_output_hw_id *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_AUX_OUTPUT_HW_ID, PERFDATA_RECORD_AUX_OUTPUT_HW_ID, perfdata__kernel_body(f, rec));
+    o->hw_id = perfdata__rd64(&r);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_callchain_deferred(const perfdata_file *f, const perfdata_record *rec,
+                                                                perfdata_callchain_deferred *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_CALLCHAIN_DEFERRED, PERFDATA_RECORD_CALLCHAIN_DEFERRED, perfdata__kernel_body(f, rec));
+    o->cookie = perfdata__rd64(&r);
+    o->ips = perfdata__rd_u64s(&r, perfdata__rd64(&r));
+    PERFDATA__END();
+}
+
+/* ------------------------------------------------ perf tool record bodies */
+
+PERFDATA_DEF perfdata_status perfdata_decode_header_attr(const perfdata_file *f, const perfdata_record *rec,
+                                                         perfdata_header_attr *o, perfdata_error *err) {
+    uint32_t asize;
+    perfdata_status st;
+    PERFDATA__BEGIN(PERFDATA_RECORD_HEADER_ATTR, PERFDATA_RECORD_HEADER_ATTR, rec->body);
+    (void)f;
+    if (r.n < 8) return perfdata__fail(err, PERFDATA_ERR_TRUNCATED, rec->offset, rec->type, PERFDATA__MSG("HEADER_ATTR too short"));
+    asize = perfdata__ld32(r.p + 4, r.big);
+    if (asize == 0) asize = PERFDATA_ATTR_SIZE_VER0;
+    o->attr_bytes = perfdata__rd_bytes(&r, asize);
+    if (r.overrun) PERFDATA__END();
+    st = perfdata_decode_attr(o->attr_bytes, r.big, &o->attr, err);
+    if (st != PERFDATA_OK) { if (err) err->record_type = rec->type; return st; }
+    o->ids = perfdata__rd_u64s(&r, (r.n - r.pos) / 8);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_header_event_type(const perfdata_file *f, const perfdata_record *rec,
+                                                               perfdata_header_event_type *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_HEADER_EVENT_TYPE, PERFDATA_RECORD_HEADER_EVENT_TYPE, rec->body);
+    (void)f;
+    o->event_id = perfdata__rd64(&r);
+    o->name = perfdata__rd_string(&r, 64);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_tracing_data(const perfdata_file *f, const perfdata_record *rec,
+                                                          perfdata_tracing_data *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_HEADER_TRACING_DATA, PERFDATA_RECORD_HEADER_TRACING_DATA, rec->body);
+    (void)f;
+    o->size = perfdata__rd32(&r);
+    o->data = rec->extra;
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_build_id(const perfdata_file *f, const perfdata_record *rec,
+                                                      perfdata_build_id *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_HEADER_BUILD_ID, PERFDATA_RECORD_HEADER_BUILD_ID, rec->body);
+    (void)f;
+    o->pid = (int32_t)perfdata__rd32(&r);
+    o->build_id = perfdata__rd_bytes(&r, 24);
+    if (!r.overrun) {
+        /* build_id[20], then size u8 when MISC_BUILD_ID_SIZE says it is valid */
+        uint8_t size = o->build_id.p[20];
+        o->build_id.n = 20;
+        if ((rec->misc & PERFDATA_MISC_BUILD_ID_SIZE) && size <= 20) o->build_id.n = size;
+    }
+    o->filename = perfdata__rd_string(&r, r.n);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_id_index_entry perfdata_id_index_at(const perfdata_id_index *x, size_t i) {
+    perfdata_id_index_entry e = {0, 0, 0, 0, 0, 0};
+    const unsigned char *p;
+    if (i >= x->nr || i >= x->entries.n / 32) return e;
+    p = x->entries.p + i * 32;
+    e.id = perfdata__ld64(p, x->big_endian);
+    e.idx = perfdata__ld64(p + 8, x->big_endian);
+    e.cpu = perfdata__ld64(p + 16, x->big_endian);
+    e.tid = perfdata__ld64(p + 24, x->big_endian);
+    if (i < x->machine.n / 16) {
+        e.machine_pid = perfdata__ld64(x->machine.p + i * 16, x->big_endian);
+        e.vcpu = perfdata__ld64(x->machine.p + i * 16 + 8, x->big_endian);
+    }
+    return e;
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_id_index(const perfdata_file *f, const perfdata_record *rec,
+                                                      perfdata_id_index *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_ID_INDEX, PERFDATA_RECORD_ID_INDEX, rec->body);
+    (void)f;
+    o->big_endian = r.big;
+    o->nr = perfdata__rd64(&r);
+    o->entries = perfdata__rd_array(&r, o->nr, 32);
+    /* perf 5.18+ appends {machine_pid, vcpu} per entry when it fits */
+    o->machine.p = r.p + r.pos; o->machine.n = 0; o->machine.offset = r.offset + r.pos;
+    if (!r.overrun && (r.n - r.pos) / 16 >= o->nr) o->machine = perfdata__rd_array(&r, o->nr, 16);
+    if (r.overrun) o->nr = 0;
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_auxtrace_info(const perfdata_file *f, const perfdata_record *rec,
+                                                           perfdata_auxtrace_info *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_AUXTRACE_INFO, PERFDATA_RECORD_AUXTRACE_INFO, rec->body);
+    (void)f;
+    o->type = perfdata__rd32(&r); o->reserved = perfdata__rd32(&r);
+    o->priv = perfdata__rd_u64s(&r, (r.n - r.pos) / 8);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_auxtrace(const perfdata_file *f, const perfdata_record *rec,
+                                                      perfdata_auxtrace *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_AUXTRACE, PERFDATA_RECORD_AUXTRACE, rec->body);
+    (void)f;
+    o->size = perfdata__rd64(&r); o->offset = perfdata__rd64(&r); o->reference = perfdata__rd64(&r);
+    o->idx = perfdata__rd32(&r); o->tid = perfdata__rd32(&r); o->cpu = perfdata__rd32(&r); o->reserved = perfdata__rd32(&r);
+    o->data = rec->extra;
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_auxtrace_error(const perfdata_file *f, const perfdata_record *rec,
+                                                            perfdata_auxtrace_error *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_AUXTRACE_ERROR, PERFDATA_RECORD_AUXTRACE_ERROR, rec->body);
+    (void)f;
+    o->type = perfdata__rd32(&r); o->code = perfdata__rd32(&r); o->cpu = perfdata__rd32(&r);
+    o->pid = perfdata__rd32(&r); o->tid = perfdata__rd32(&r); o->fmt = perfdata__rd32(&r);
+    o->ip = perfdata__rd64(&r); o->time = perfdata__rd64(&r);
+    o->msg = perfdata__rd_string(&r, 64);
+    o->machine_pid = o->vcpu = 0;
+    if (o->fmt < 1) o->time = 0; /* fmt 0 had a reserved word there */
+    if (o->fmt >= 2) { o->machine_pid = perfdata__rd32(&r); o->vcpu = perfdata__rd32(&r); }
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_thread_map_entry perfdata_thread_map_at(const perfdata_thread_map *m, size_t i) {
+    perfdata_thread_map_entry e;
+    e.pid = 0; e.comm.p = m->entries.p; e.comm.n = 0; e.comm.offset = m->entries.offset;
+    if (i >= m->nr || i >= m->entries.n / 24) return e;
+    e.pid = perfdata__ld64(m->entries.p + i * 24, m->big_endian);
+    e.comm.p = m->entries.p + i * 24 + 8; e.comm.n = 16; e.comm.offset = m->entries.offset + i * 24 + 8;
+    e.comm = perfdata__view_cstr(e.comm);
+    return e;
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_thread_map(const perfdata_file *f, const perfdata_record *rec,
+                                                        perfdata_thread_map *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_THREAD_MAP, PERFDATA_RECORD_THREAD_MAP, rec->body);
+    (void)f;
+    o->big_endian = r.big;
+    o->nr = perfdata__rd64(&r);
+    o->entries = perfdata__rd_array(&r, o->nr, 24);
+    if (r.overrun) o->nr = 0;
+    PERFDATA__END();
+}
+
+/* perf_record_cpu_map_data: u16 type, then per encoding
+   CPUS {u16 nr; u16 cpu[nr]}; MASK {u16 nr; u16 long_size; [u32 pad if
+   long_size 8]; words}; RANGE {u8 any_cpu; u8 pad; u16 start; u16 end}. */
+PERFDATA_DEF perfdata_status perfdata_decode_cpu_map_data(perfdata_view bytes, int big, perfdata_cpu_map *o,
+                                                          perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(bytes, big);
+    o->big_endian = big; o->nr = 0; o->long_size = 0; o->any_cpu = 0; o->start_cpu = o->end_cpu = 0;
+    o->data.p = bytes.p; o->data.n = 0; o->data.offset = bytes.offset;
+    o->encoding = perfdata__rd16(&r);
+    switch (o->encoding) {
+    case PERFDATA_CPU_MAP_CPUS:
+        o->nr = perfdata__rd16(&r);
+        o->data = perfdata__rd_array(&r, o->nr, 2);
+        break;
+    case PERFDATA_CPU_MAP_MASK:
+        o->nr = perfdata__rd16(&r);
+        o->long_size = perfdata__rd16(&r);
+        if (o->long_size != 4 && o->long_size != 8)
+            return perfdata__fail(err, PERFDATA_ERR_MALFORMED, bytes.offset, 0, PERFDATA__MSG("cpu map mask with a bad long size"));
+        if (o->long_size == 8) perfdata__rd32(&r);
+        o->data = perfdata__rd_array(&r, o->nr, o->long_size);
+        break;
+    case PERFDATA_CPU_MAP_RANGE:
+        o->any_cpu = perfdata__rd8(&r) != 0;
+        perfdata__rd8(&r);
+        o->start_cpu = perfdata__rd16(&r); o->end_cpu = perfdata__rd16(&r);
+        break;
+    default:
+        return perfdata__fail(err, PERFDATA_ERR_MALFORMED, bytes.offset, 0, PERFDATA__MSG("unknown cpu map encoding"));
+    }
+    if (r.overrun) { o->nr = 0; o->data.n = 0; }
+    return perfdata__rd_result(&r, err, 0, PERFDATA__MSG("cpu map truncated"));
+}
+
+PERFDATA_DEF int perfdata_cpu_map_next(const perfdata_cpu_map *m, size_t *state, int *cpu) {
+    size_t i = *state;
+    switch (m->encoding) {
+    case PERFDATA_CPU_MAP_CPUS:
+        if (i >= m->nr || i >= m->data.n / 2) return 0;
+        *cpu = (int16_t)perfdata__ld16(m->data.p + 2 * i, m->big_endian);
+        *state = i + 1;
+        return 1;
+    case PERFDATA_CPU_MAP_MASK: {
+        size_t bits = (m->data.n / m->long_size) * m->long_size * 8;
+        for (; i < bits; i++) {
+            size_t word = i / (8u * m->long_size), bit = i % (8u * m->long_size);
+            const unsigned char *p = m->data.p + word * m->long_size;
+            uint64_t w = m->long_size == 8 ? perfdata__ld64(p, m->big_endian) : perfdata__ld32(p, m->big_endian);
+            if ((w >> bit) & 1u) { *cpu = (int)i; *state = i + 1; return 1; }
+        }
+        *state = i;
+        return 0;
+    }
+    case PERFDATA_CPU_MAP_RANGE:
+        if (m->any_cpu && i == 0) { *cpu = -1; *state = 1; return 1; }
+        if (m->any_cpu) i--;
+        if ((size_t)m->start_cpu + i > m->end_cpu) return 0;
+        *cpu = (int)(m->start_cpu + i);
+        *state = *state + 1;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_cpu_map(const perfdata_file *f, const perfdata_record *rec,
+                                                     perfdata_cpu_map *o, perfdata_error *err) {
+    perfdata_status st = perfdata__expect(rec, PERFDATA_RECORD_CPU_MAP, PERFDATA_RECORD_CPU_MAP, err);
+    (void)f;
+    if (st != PERFDATA_OK) return st;
+    st = perfdata_decode_cpu_map_data(rec->body, rec->big_endian, o, err);
+    if (st != PERFDATA_OK && err) { err->record_type = rec->type; err->offset = rec->offset; }
+    return st;
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_stat_config(const perfdata_file *f, const perfdata_record *rec,
+                                                         perfdata_stat_config *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_STAT_CONFIG, PERFDATA_RECORD_STAT_CONFIG, rec->body);
+    (void)f;
+    o->nr = perfdata__rd64(&r);
+    o->pairs = perfdata__rd_u64s(&r, o->nr > ((uint64_t)-1) / 2 ? (uint64_t)-1 : o->nr * 2);
+    if (r.overrun) o->nr = 0;
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_stat(const perfdata_file *f, const perfdata_record *rec, perfdata_stat *o,
+                                                  perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_STAT, PERFDATA_RECORD_STAT, rec->body);
+    (void)f;
+    o->id = perfdata__rd64(&r); o->cpu = perfdata__rd32(&r); o->thread = perfdata__rd32(&r);
+    o->val = perfdata__rd64(&r); o->ena = perfdata__rd64(&r); o->run = perfdata__rd64(&r);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_stat_round(const perfdata_file *f, const perfdata_record *rec,
+                                                        perfdata_stat_round *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_STAT_ROUND, PERFDATA_RECORD_STAT_ROUND, rec->body);
+    (void)f;
+    o->type = perfdata__rd64(&r); o->time = perfdata__rd64(&r);
+    PERFDATA__END();
+}
+
+/* A double from its IEEE-754 bits, through the object representation (legal
+   in C and C++, no libc). Assumes doubles share the integers' byte order,
+   as on every current ABI. */
+PERFDATA__PRIVATE double perfdata__double_from_bits(uint64_t bits) {
+    double d = 0;
+    unsigned char *dst = (unsigned char *)&d;
+    const unsigned char *src = (const unsigned char *)&bits;
+    unsigned i;
+    for (i = 0; i < sizeof d && i < sizeof bits; i++) dst[i] = src[i];
+    return d;
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_event_update(const perfdata_file *f, const perfdata_record *rec,
+                                                          perfdata_event_update *o, perfdata_error *err) {
+    perfdata_view rest;
+    PERFDATA__BEGIN(PERFDATA_RECORD_EVENT_UPDATE, PERFDATA_RECORD_EVENT_UPDATE, rec->body);
+    (void)f;
+    o->type = perfdata__rd64(&r); o->id = perfdata__rd64(&r);
+    o->text.p = r.p; o->text.n = 0; o->text.offset = r.offset;
+    o->scale = 0; o->scale_bits = 0;
+    o->cpus.encoding = 0; o->cpus.nr = 0; o->cpus.long_size = 0; o->cpus.any_cpu = 0;
+    o->cpus.start_cpu = o->cpus.end_cpu = 0; o->cpus.data = o->text; o->cpus.big_endian = r.big;
+    if (r.overrun) PERFDATA__END();
+    switch (o->type) {
+    case PERFDATA_EVENT_UPDATE_UNIT:
+    case PERFDATA_EVENT_UPDATE_NAME:
+        o->text = perfdata__rd_string(&r, r.n);
+        break;
+    case PERFDATA_EVENT_UPDATE_SCALE:
+        o->scale_bits = perfdata__rd64(&r);
+        o->scale = perfdata__double_from_bits(o->scale_bits);
+        break;
+    case PERFDATA_EVENT_UPDATE_CPUS:
+        rest = perfdata__rd_bytes(&r, r.n - r.pos);
+        return perfdata_decode_cpu_map_data(rest, r.big, &o->cpus, err);
+    default:
+        break; /* unknown update type: the raw body is still in rec */
+    }
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_time_conv(const perfdata_file *f, const perfdata_record *rec,
+                                                       perfdata_time_conv *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_TIME_CONV, PERFDATA_RECORD_TIME_CONV, rec->body);
+    (void)f;
+    o->time_shift = perfdata__rd64(&r); o->time_mult = perfdata__rd64(&r); o->time_zero = perfdata__rd64(&r);
+    o->has_cycles = 0; o->time_cycles = o->time_mask = 0; o->cap_user_time_zero = o->cap_user_time_short = 0;
+    /* The tail exists only in newer files; its presence is decided by size. */
+    if (r.n - r.pos >= 24) {
+        o->has_cycles = 1;
+        o->time_cycles = perfdata__rd64(&r); o->time_mask = perfdata__rd64(&r);
+        o->cap_user_time_zero = perfdata__rd8(&r); o->cap_user_time_short = perfdata__rd8(&r);
+    }
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_header_feature(const perfdata_file *f, const perfdata_record *rec,
+                                                            perfdata_header_feature *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_HEADER_FEATURE, PERFDATA_RECORD_HEADER_FEATURE, rec->body);
+    (void)f;
+    o->feat_id = perfdata__rd64(&r);
+    o->data = perfdata__rd_bytes(&r, r.n - r.pos);
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_compressed(const perfdata_file *f, const perfdata_record *rec,
+                                                        perfdata_compressed *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_COMPRESSED, PERFDATA_RECORD_COMPRESSED2, rec->body);
+    (void)f;
+    if (rec->type == PERFDATA_RECORD_COMPRESSED) {
+        o->data_size = r.n;
+        o->data = perfdata__rd_bytes(&r, r.n);
+    } else {
+        o->data_size = perfdata__rd64(&r);
+        o->data = perfdata__rd_bytes(&r, o->data_size);
+    }
+    PERFDATA__END();
+}
+
+PERFDATA_DEF void perfdata_bpf_metadata_at(const perfdata_bpf_metadata *m, size_t i, perfdata_view *key,
+                                           perfdata_view *value) {
+    key->p = value->p = m->entries.p; key->n = value->n = 0; key->offset = value->offset = m->entries.offset;
+    if (i >= m->nr_entries || i >= m->entries.n / 320) return;
+    key->p = m->entries.p + i * 320; key->n = 64; key->offset = m->entries.offset + i * 320;
+    value->p = key->p + 64; value->n = 256; value->offset = key->offset + 64;
+    *key = perfdata__view_cstr(*key);
+    *value = perfdata__view_cstr(*value);
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_bpf_metadata(const perfdata_file *f, const perfdata_record *rec,
+                                                          perfdata_bpf_metadata *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_BPF_METADATA, PERFDATA_RECORD_BPF_METADATA, rec->body);
+    (void)f;
+    o->prog_name = perfdata__rd_string(&r, 256);
+    o->nr_entries = perfdata__rd64(&r);
+    o->entries = perfdata__rd_array(&r, o->nr_entries, 320);
+    if (r.overrun) o->nr_entries = 0;
+    PERFDATA__END();
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_schedstat(const perfdata_file *f, const perfdata_record *rec,
+                                                       perfdata_schedstat *o, perfdata_error *err) {
+    PERFDATA__BEGIN(PERFDATA_RECORD_SCHEDSTAT_CPU, PERFDATA_RECORD_SCHEDSTAT_DOMAIN, rec->body);
+    (void)f;
+    o->timestamp = perfdata__rd64(&r);
+    o->cpu = perfdata__rd32(&r);
+    o->version = perfdata__rd16(&r);
+    o->domain = perfdata__rd16(&r);
+    if (rec->type == PERFDATA_RECORD_SCHEDSTAT_CPU) o->domain = 0;
+    o->counters = perfdata__rd_u64s(&r, (r.n - r.pos) / 8);
+    PERFDATA__END();
+}
+
+#undef PERFDATA__BEGIN
+#undef PERFDATA__END
+
+#endif /* PERFDATA_IMPLEMENTATION */
+
+/*
+------------------------------------------------------------------------------
+MIT License
+
+Copyright (c) 2026 the perfdata.h authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy of
+this software and associated documentation files (the "Software"), to deal in
+the Software without restriction, including without limitation the rights to
+use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+of the Software, and to permit persons to whom the Software is furnished to do
+so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+*/

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Differential test: `perfdata dump FILE` against perf 6.1's `perf report -D`.
+
+For every input that has a `F.dump.xz` oracle beside it, both outputs are
+split into records keyed by file offset (perf prints in time order, we in
+file order) and each record's decoded lines are compared: the summary line
+(cpu/time prefix, offset, size, PERF_RECORD_ name and fields) and the detail
+lines under it. Excluded, because they are perf's symbol state and not a
+decode of the bytes: ` ... thread:` and ` ...... dso:` lines. Pipe-mode
+offsets are normalised (perf counts them from the end of the 16-byte pipe
+header, we print file offsets).
+
+Usage: dump_diff.py PERFDATA_BINARY [-v] [--expect FILE] DIR_OR_FILE...
+Prints a table (file, records, matched, mismatched, missing, extra) and exits
+1 when a mismatch is not listed in the expectations file (tests/dump_expected.txt).
+"""
+import lzma
+import os
+import re
+import subprocess
+import sys
+
+HEADER = re.compile(r'^(0x[0-9a-f]+|0)@(\S+) \[(0x[0-9a-f]+)\]: event: (\d+)$')
+SUMMARY = re.compile(r'^(.*?)(0x[0-9a-f]+|0) \[(0x[0-9a-f]+)\]: PERF_RECORD_(.*)$')
+EXCLUDE = re.compile(r'^ (\.\.\. thread: |\.\.\.\.\.\. dso: )')
+
+
+def split_records(lines, shift=0):
+    """{offset: [summary, detail...]} from dump text."""
+    out = {}
+    cur = None
+    for line in lines:
+        if line == '' or HEADER.match(line):
+            cur = None
+            continue
+        m = SUMMARY.match(line)
+        if m and cur is None:
+            off = int(m.group(2), 16) - shift
+            cur = [f'{m.group(1)}{off:#x} [{m.group(3)}]: PERF_RECORD_{m.group(4)}']
+            out.setdefault(off, cur)
+            continue
+        if cur is None or line.startswith('. ') or line == '.':
+            continue
+        if EXCLUDE.match(line):
+            continue
+        cur.append(line)
+    return out
+
+
+def oracle_lines(path):
+    with lzma.open(path, 'rt', errors='replace') as f:
+        text = f.read()
+    # everything before the stats table
+    text = text.split('\nAggregated stats:', 1)[0]
+    return text.split('\n'), ('@pipe [' in text)
+
+
+def run_ours(binary, data):
+    p = subprocess.run([binary, 'dump', data], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+    return p.stdout.decode('utf-8', 'replace').split('\n'), p.returncode, p.stderr.decode('utf-8', 'replace')
+
+
+def find_inputs(paths):
+    for p in paths:
+        if os.path.isfile(p) and p.endswith('.dump.xz'):
+            yield p[:-len('.dump.xz')], p
+            continue
+        for root, dirs, files in os.walk(p):
+            dirs.sort()
+            for name in sorted(files):
+                if name.endswith('.dump.xz'):
+                    data = os.path.join(root, name[:-len('.dump.xz')])
+                    if os.path.exists(data):
+                        yield data, os.path.join(root, name)
+
+
+def load_expected(path):
+    exp = {}
+    if path and os.path.exists(path):
+        for line in open(path):
+            line = line.split('#', 1)[0].strip()
+            if line:
+                name, n = line.rsplit(None, 1)
+                exp[name] = int(n)
+    return exp
+
+
+def main():
+    args = sys.argv[1:]
+    verbose = '-v' in args
+    args = [a for a in args if a != '-v']
+    expect_path = None
+    if '--expect' in args:
+        i = args.index('--expect')
+        expect_path = args[i + 1]
+        del args[i:i + 2]
+    binary, paths = args[0], args[1:]
+    expected = load_expected(expect_path)
+    tot = [0, 0, 0, 0, 0]
+    bad_files = []
+    rows = []
+    for data, oracle in find_inputs(paths):
+        theirs_lines, is_pipe = oracle_lines(oracle)
+        theirs = split_records(theirs_lines)
+        ours_lines, rc, err = run_ours(binary, data)
+        ours = split_records(ours_lines, 16 if is_pipe else 0)
+        matched = mismatched = missing = 0
+        shown = 0
+        for off, rec in sorted(theirs.items()):
+            mine = ours.get(off)
+            if mine is None:
+                missing += 1
+                if verbose and shown < 5:
+                    print(f'  MISSING {data} {off:#x}: {rec[0]}')
+                    shown += 1
+            elif mine == rec:
+                matched += 1
+            else:
+                mismatched += 1
+                if verbose and shown < 5:
+                    shown += 1
+                    print(f'  DIFF {data} {off:#x}')
+                    for a, b in zip(rec + [''] * len(mine), mine + [''] * len(rec)):
+                        if a != b:
+                            print(f'    perf: {a}\n    ours: {b}')
+                            break
+        extra = len(set(ours) - set(theirs))
+        name = os.path.relpath(data, os.path.commonpath([os.path.abspath(p) for p in paths]) if len(paths) > 1 else paths[0]) \
+            if os.path.isdir(paths[0]) else data
+        rows.append((name, len(theirs), matched, mismatched, missing, extra))
+        for i, v in enumerate((len(theirs), matched, mismatched, missing, extra)):
+            tot[i] += v
+        allowed = expected.get(name, 0)
+        if mismatched + missing > allowed:
+            bad_files.append(name)
+    w = max([len(r[0]) for r in rows] + [4])
+    print(f'{"file":<{w}} {"records":>8} {"matched":>8} {"mismatch":>8} {"missing":>8} {"extra":>6}')
+    for r in rows:
+        print(f'{r[0]:<{w}} {r[1]:>8} {r[2]:>8} {r[3]:>8} {r[4]:>8} {r[5]:>6}')
+    print(f'{"TOTAL":<{w}} {tot[0]:>8} {tot[1]:>8} {tot[2]:>8} {tot[3]:>8} {tot[4]:>6}')
+    if bad_files:
+        print('unexplained differences in: ' + ', '.join(bad_files))
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,116 @@
+/* pd_file.c - see pd_file.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "pd_file.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int fail(char *err, size_t errlen, const char *path, const char *what) {
+    snprintf(err, errlen, "%s: %s", path, what);
+    return -1;
+}
+
+static int read_stream(pd_map *m, int fd, char *err, size_t errlen) {
+    size_t cap = 1 << 20, len = 0;
+    unsigned char *buf = malloc(cap);
+    if (!buf) return fail(err, errlen, m->path, "out of memory");
+    for (;;) {
+        ssize_t got;
+        if (len == cap) {
+            unsigned char *bigger = cap > ((size_t)-1) / 2 ? NULL : realloc(buf, cap * 2);
+            if (!bigger) { free(buf); return fail(err, errlen, m->path, "out of memory"); }
+            buf = bigger; cap *= 2;
+        }
+        got = read(fd, buf + len, cap - len);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) { free(buf); return fail(err, errlen, m->path, strerror(errno)); }
+        if (got == 0) break;
+        len += (size_t)got;
+    }
+    m->data = buf; m->size = len; m->owned = 1;
+    return 0;
+}
+
+int pd_map_path(pd_map *m, const char *path, char *err, size_t errlen) {
+    struct stat st;
+    int fd;
+    void *p;
+    memset(m, 0, sizeof *m);
+    snprintf(m->path, sizeof m->path, "%s", strcmp(path, "-") ? path : "<stdin>");
+    if (!strcmp(path, "-")) return read_stream(m, 0, err, errlen);
+    fd = open(path, O_RDONLY);
+    if (fd < 0) return fail(err, errlen, path, strerror(errno));
+    if (fstat(fd, &st) < 0) { close(fd); return fail(err, errlen, path, strerror(errno)); }
+    if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) { /* a pipe or a tty: read it */
+        int rc = read_stream(m, fd, err, errlen);
+        close(fd);
+        return rc;
+    }
+    if (!S_ISREG(st.st_mode)) { close(fd); return fail(err, errlen, path, "not a regular file"); }
+    if (st.st_size == 0) { close(fd); return fail(err, errlen, path, "empty file"); }
+    if ((unsigned long long)st.st_size > (size_t)-1) { close(fd); return fail(err, errlen, path, "too large to map"); }
+    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) return fail(err, errlen, path, strerror(errno));
+    m->data = p; m->size = (size_t)st.st_size; m->owned = 2;
+    return 0;
+}
+
+void pd_unmap(pd_map *m) {
+    if (m->owned == 1) free((void *)m->data);
+    if (m->owned == 2) munmap((void *)m->data, m->size);
+    m->data = NULL; m->size = 0; m->owned = 0;
+}
+
+/* data.N files of a --threads directory, in numeric order. */
+static int open_streams(pd_input *in, const char *dir, char *err, size_t errlen) {
+    size_t n;
+    for (n = 0;; n++) {
+        char p[4200];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/data.%zu", dir, n);
+        if (stat(p, &st) < 0) break;
+    }
+    in->streams = n ? calloc(n, sizeof *in->streams) : NULL;
+    if (n && !in->streams) return fail(err, errlen, dir, "out of memory");
+    for (in->nr_streams = 0; in->nr_streams < n; in->nr_streams++) {
+        char p[4200];
+        snprintf(p, sizeof p, "%s/data.%zu", dir, in->nr_streams);
+        if (pd_map_path(&in->streams[in->nr_streams], p, err, errlen) < 0) {
+            /* an empty per-thread stream is legal: it had no records */
+            struct stat st;
+            if (stat(p, &st) == 0 && st.st_size == 0) { memset(&in->streams[in->nr_streams], 0, sizeof(pd_map)); continue; }
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int pd_input_open(pd_input *in, const char *path, char *err, size_t errlen) {
+    struct stat st;
+    memset(in, 0, sizeof *in);
+    if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        char p[4200];
+        snprintf(p, sizeof p, "%s/data", path);
+        in->is_dir = 1;
+        if (pd_map_path(&in->main, p, err, errlen) < 0) return -1;
+        if (open_streams(in, path, err, errlen) < 0) { pd_input_close(in); return -1; }
+        return 0;
+    }
+    return pd_map_path(&in->main, path, err, errlen);
+}
+
+void pd_input_close(pd_input *in) {
+    size_t i;
+    pd_unmap(&in->main);
+    for (i = 0; i < in->nr_streams; i++) pd_unmap(&in->streams[i]);
+    free(in->streams);
+    memset(in, 0, sizeof *in);
+}

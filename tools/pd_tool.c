@@ -1,0 +1,215 @@
+/* pd_tool.c - see pd_tool.h. */
+#define PERFDATA_IMPLEMENTATION
+#include "perfdata.h"
+#include "pd_tool.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void report(const char *path, const perfdata_error *err) {
+    fprintf(stderr, "perfdata: %s: %s (%s) at offset 0x%llx", path, err->message, perfdata_status_name(err->code),
+            (unsigned long long)err->offset);
+    if (err->record_type) fprintf(stderr, ", record type %u", err->record_type);
+    fprintf(stderr, "\n");
+}
+
+static int grow_names(pd_session *s, size_t n) {
+    char (*bigger)[128];
+    if (n <= s->cap_names) return 0;
+    bigger = realloc(s->names, n * 2 * sizeof *bigger);
+    if (!bigger) return -1;
+    memset(bigger + s->cap_names, 0, (n * 2 - s->cap_names) * sizeof *bigger);
+    s->names = bigger;
+    s->cap_names = n * 2;
+    return 0;
+}
+
+static void set_name(pd_session *s, size_t e, perfdata_view v) {
+    size_t n = v.n < 127 ? v.n : 127;
+    if (grow_names(s, e + 1)) return;
+    memcpy(s->names[e], v.p, n);
+    s->names[e][n] = 0;
+}
+
+/* EVENT_DESC: u32 nr, u32 attr_size, then per event attr, u32 nr_ids,
+   string (u32 len + bytes), u64 ids[nr_ids]. */
+static void names_from_event_desc(pd_session *s) {
+    perfdata_view sec;
+    const unsigned char *p;
+    size_t pos = 8, i;
+    int big = (s->file.flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
+    uint32_t nr, asz;
+#define LD32(q) (big ? ((uint32_t)(q)[0] << 24 | (uint32_t)(q)[1] << 16 | (uint32_t)(q)[2] << 8 | (q)[3]) \
+                     : ((uint32_t)(q)[3] << 24 | (uint32_t)(q)[2] << 16 | (uint32_t)(q)[1] << 8 | (q)[0]))
+    if (perfdata_feature_section(&s->file, PERFDATA_FEAT_EVENT_DESC, &sec, NULL) != PERFDATA_OK || sec.n < 8) return;
+    p = sec.p;
+    nr = LD32(p);
+    asz = LD32(p + 4);
+    for (i = 0; i < nr && i < s->file.nr_events; i++) {
+        uint32_t nids, len;
+        perfdata_view name;
+        if (asz > sec.n - pos || sec.n - pos - asz < 8) return;
+        pos += asz;
+        nids = LD32(p + pos);
+        len = LD32(p + pos + 4);
+        pos += 8;
+        if (len > sec.n - pos) return;
+        name.p = p + pos; name.n = strnlen((const char *)p + pos, len); name.offset = 0;
+        set_name(s, i, name);
+        pos += len;
+        if ((size_t)nids > (sec.n - pos) / 8) return;
+        pos += (size_t)nids * 8;
+    }
+#undef LD32
+}
+
+static void name_from_event_update(pd_session *s, const perfdata_record *rec) {
+    perfdata_event_update u;
+    long e;
+    if (perfdata_decode_event_update(&s->file, rec, &u, NULL) != PERFDATA_OK || u.type != PERFDATA_EVENT_UPDATE_NAME) return;
+    e = perfdata_find_event(&s->file, u.id);
+    if (e >= 0) set_name(s, (size_t)e, u.text);
+}
+
+const char *pd_event_name(pd_session *s, size_t e) {
+    static const char *const hw[] = {"cycles", "instructions", "cache-references", "cache-misses",
+                                     "branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+                                     "stalled-cycles-backend", "ref-cycles"};
+    static const char *const sw[] = {"cpu-clock", "task-clock", "page-faults", "context-switches",
+                                     "cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+                                     "emulation-faults", "dummy", "bpf-output", "cgroup-switches"};
+    static char buf[64];
+    const perfdata_attr *a;
+    if (e < s->cap_names && s->names[e][0]) return s->names[e];
+    if (e >= s->file.nr_events) return "unknown";
+    a = &s->file.events[e].attr;
+    if (a->type == 0 && a->config < sizeof hw / sizeof hw[0]) return hw[a->config];
+    if (a->type == 1 && a->config < sizeof sw / sizeof sw[0]) return sw[a->config];
+    snprintf(buf, sizeof buf, "unknown-%u:0x%llx", a->type, (unsigned long long)a->config);
+    return buf;
+}
+
+int pd_session_open(pd_session *s, const char *path) {
+    char msg[4400];
+    perfdata_error err;
+    size_t nev = 0, nids;
+    perfdata_view arch;
+    memset(s, 0, sizeof *s);
+    s->path = path;
+    if (pd_input_open(&s->input, path, msg, sizeof msg) < 0) {
+        fprintf(stderr, "perfdata: %s\n", msg);
+        return -1;
+    }
+    if (perfdata_count_events(s->input.main.data, s->input.main.size, &nev, &err) != PERFDATA_OK &&
+        err.code != PERFDATA_ERR_TRUNCATED && err.code != PERFDATA_ERR_MALFORMED) {
+        report(path, &err);
+        pd_input_close(&s->input);
+        return -1;
+    }
+    s->events = calloc(nev ? nev : 1, sizeof *s->events);
+    if (!s->events || perfdata_open(&s->file, s->input.main.data, s->input.main.size, s->events, nev, &err) != PERFDATA_OK) {
+        if (s->events) report(path, &err);
+        else fprintf(stderr, "perfdata: out of memory\n");
+        pd_session_close(s);
+        return -1;
+    }
+    nids = perfdata_id_index_needed(&s->file);
+    if (nids) {
+        s->ids = calloc(nids, sizeof *s->ids);
+        if (s->ids) perfdata_set_id_index(&s->file, s->ids, nids, NULL);
+    }
+    names_from_event_desc(s);
+    snprintf(s->arch, sizeof s->arch, "x86_64");
+    if (perfdata_feature_string(&s->file, PERFDATA_FEAT_ARCH, &arch, NULL) == PERFDATA_OK && arch.n < sizeof s->arch) {
+        memcpy(s->arch, arch.p, arch.n);
+        s->arch[arch.n] = 0;
+    }
+    return 0;
+}
+
+void pd_session_close(pd_session *s) {
+    free(s->names);
+    s->names = NULL;
+    s->cap_names = 0;
+    free(s->events);
+    free(s->ids);
+    pd_input_close(&s->input);
+    s->events = NULL;
+    s->ids = NULL;
+}
+
+/* In pipe mode events arrive as HEADER_ATTR records; the index grows with
+   them, so it is re-sized whenever an attr is added. */
+static void refresh_id_index(pd_session *s) {
+    size_t need = perfdata_id_index_needed(&s->file);
+    perfdata_id_entry *bigger;
+    if (!need || (s->file.id_index && s->file.cap_ids >= need)) return;
+    bigger = realloc(s->ids, need * 2 * sizeof *bigger);
+    if (!bigger) return; /* scanning still works */
+    s->ids = bigger;
+    perfdata_set_id_index(&s->file, s->ids, need * 2, NULL);
+}
+
+static int walk_cursor(pd_session *s, perfdata_cursor *c, pd_record_fn fn, void *ctx) {
+    perfdata_record rec;
+    perfdata_error err;
+    perfdata_status st;
+    for (;;) {
+        size_t before = s->file.nr_events;
+        st = perfdata_next_record(&s->file, c, &rec, &err);
+        if (st == PERFDATA_END) return 0;
+        if (st == PERFDATA_ERR_NO_SPACE) { /* a pipe with more attrs than counted */
+            fprintf(stderr, "perfdata: %s: more events than counted\n", s->path);
+            return 1;
+        }
+        if (st != PERFDATA_OK && c->stopped != PERFDATA_OK) { report(s->path, &err); return 1; }
+        if (st != PERFDATA_OK) { report(s->path, &err); continue; } /* a bad attr record: skip it */
+        if (s->file.nr_events != before) refresh_id_index(s);
+        fn(ctx, &rec, s->path);
+        if (rec.type == PERFDATA_RECORD_EVENT_UPDATE) name_from_event_update(s, &rec);
+    }
+}
+
+int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx) {
+    perfdata_cursor c;
+    size_t i;
+    int rc;
+    perfdata_cursor_init(&s->file, &c);
+    if (s->file.flags & PERFDATA_FILE_PIPE) refresh_id_index(s);
+    if (s->file.flags & PERFDATA_FILE_DATA_SIZE_ZERO)
+        fprintf(stderr, "perfdata: %s: the header's data size is 0 (was perf record interrupted?); "
+                        "like perf, no records are read\n", s->path);
+    rc = walk_cursor(s, &c, fn, ctx);
+    for (i = 0; i < s->input.nr_streams; i++) {
+        const pd_map *m = &s->input.streams[i];
+        if (!m->size) continue;
+        perfdata_cursor_init_range(&c, m->data, m->size, 0, (s->file.flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
+        rc |= walk_cursor(s, &c, fn, ctx);
+    }
+    return rc;
+}
+
+void pd_print_header(pd_session *s) {
+    const perfdata_file *f = &s->file;
+    size_t i;
+    printf("# mode: %s, byte order: %s-endian\n", (f->flags & PERFDATA_FILE_PIPE) ? "pipe" : "file",
+           (f->flags & PERFDATA_FILE_BIG_ENDIAN) ? "big" : "little");
+    if (!(f->flags & PERFDATA_FILE_PIPE)) {
+        printf("# header size: %llu, attr size: %llu\n", (unsigned long long)f->header_size,
+               (unsigned long long)f->attr_size);
+        printf("# attrs: 0x%llx [%llu], data: 0x%llx [%llu]\n", (unsigned long long)f->attrs.offset,
+               (unsigned long long)f->attrs.size, (unsigned long long)f->data.offset, (unsigned long long)f->data.size);
+        printf("# features:");
+        for (i = 0; i < PERFDATA_FEAT_BITS; i++)
+            if (perfdata_has_feature(f, (unsigned)i)) printf(" %zu", i);
+        printf("\n");
+    }
+    for (i = 0; i < f->nr_events; i++) {
+        const perfdata_attr *a = &f->events[i].attr;
+        printf("# event %zu: type %u, config 0x%llx, size %u, sample_type 0x%llx, read_format 0x%llx, flags 0x%llx, "
+               "%zu ids\n",
+               i, a->type, (unsigned long long)a->config, a->size, (unsigned long long)a->sample_type,
+               (unsigned long long)a->read_format, (unsigned long long)a->flags, f->events[i].ids.count);
+    }
+}

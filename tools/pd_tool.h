@@ -1,0 +1,36 @@
+/* pd_tool.h - what the perfdata subcommands share: an opened profile (the
+   mapping, the parsed file, storage for its events and id index) and a walk
+   over every record of it. */
+#ifndef PD_TOOL_H
+#define PD_TOOL_H
+
+#include "perfdata.h"
+#include "pd_file.h"
+
+typedef struct pd_session {
+    pd_input input;
+    perfdata_file file;
+    perfdata_event *events;
+    perfdata_id_entry *ids;
+    const char *path;
+    char arch[64];
+    char (*names)[128];    /* per event: EVENT_DESC, EVENT_UPDATE, or "" */
+    size_t cap_names;
+} pd_session;
+
+typedef void (*pd_record_fn)(void *ctx, const perfdata_record *rec, const char *file_name);
+
+int pd_session_open(pd_session *s, const char *path);
+void pd_session_close(pd_session *s);
+/* Calls fn for every record: the data section (or pipe stream), then each
+   data.N stream of a directory. Returns 0, or 1 after reporting an error. */
+int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx);
+void pd_print_header(pd_session *s);
+/* The event's name: EVENT_DESC, else EVENT_UPDATE records seen so far, else
+   one built from type/config as perf does for the well-known events. */
+const char *pd_event_name(pd_session *s, size_t event);
+
+int pd_cmd_dump(int argc, char **argv);
+int pd_cmd_info(int argc, char **argv);
+
+#endif

@@ -1,0 +1,38 @@
+/* perfdata - read perf.data files without perf. */
+#include "pd_tool.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int usage(FILE *to) {
+    fprintf(to, "usage: perfdata COMMAND [OPTIONS] FILE\n"
+                "commands:\n"
+                "  dump    every record, as `perf report -D` prints it\n"
+                "  info    the file header and events\n"
+                "  version print the library version\n"
+                "FILE may be '-' for a pipe-mode stream on standard input, or a\n"
+                "`perf record --threads` directory.\n");
+    return to == stderr ? 2 : 0;
+}
+
+int pd_cmd_info(int argc, char **argv) {
+    pd_session s;
+    if (argc != 2) { fprintf(stderr, "usage: perfdata info FILE\n"); return 2; }
+    if (pd_session_open(&s, argv[1]) != 0) return 1;
+    pd_print_header(&s);
+    pd_session_close(&s);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) return usage(stderr);
+    if (!strcmp(argv[1], "dump")) return pd_cmd_dump(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "info")) return pd_cmd_info(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
+        printf("perfdata %s\n", PERFDATA_VERSION_STRING);
+        return 0;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) return usage(stdout);
+    fprintf(stderr, "perfdata: unknown command '%s'\n", argv[1]);
+    return usage(stderr);
+}
