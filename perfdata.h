@@ -7,35 +7,31 @@
          #include "perfdata.h"
      Everywhere else just #include "perfdata.h".
 
-   QUICK START (examples/quickstart.c; prints pid, tid, time, ip and callchain
-   of every sample)
+   QUICK START (examples/quickstart.c: pid, tid, time, ip and callchain of
+   every sample)
 
      #define PERFDATA_IMPLEMENTATION
      #include "perfdata.h"
      #include <stdio.h>
-     #include <stdlib.h>
+
+     static unsigned char buf[256 << 20];   // the file, read whole
+     static perfdata_event events[512];     // one per event (attr)
 
      int main(int argc, char **argv) {
-         static unsigned char buf[64 << 20];
-         static perfdata_event events[256];
-         perfdata_file file; perfdata_cursor cur; perfdata_record rec;
-         perfdata_sample s; perfdata_error err; size_t len, i;
+         perfdata_file f; perfdata_cursor cur; perfdata_record rec; perfdata_sample s; perfdata_error err;
          FILE *fp = argc > 1 ? fopen(argv[1], "rb") : NULL;
-         if (!fp) return 2;
-         len = fread(buf, 1, sizeof buf, fp);
-         fclose(fp);
-         if (perfdata_open(&file, buf, len, events, 256, &err) != PERFDATA_OK) {
-             fprintf(stderr, "%s at 0x%llx\n", err.message, (unsigned long long)err.offset);
+         size_t len = fp ? fread(buf, 1, sizeof buf, fp) : 0, i;
+         if (fp) fclose(fp);
+         if (perfdata_open(&f, buf, len, events, 512, &err) != PERFDATA_OK) {
+             fprintf(stderr, "%s at offset 0x%llx\n", err.message, (unsigned long long)err.offset);
              return 1;
          }
-         perfdata_cursor_init(&file, &cur);
-         while (perfdata_next_record(&file, &cur, &rec, &err) == PERFDATA_OK) {
-             if (rec.type != PERFDATA_RECORD_SAMPLE) continue;
-             if (perfdata_decode_sample(&file, &rec, &s, &err) != PERFDATA_OK) continue;
-             printf("%u/%u %llu 0x%llx\n", s.pid, s.tid, (unsigned long long)s.time,
-                    (unsigned long long)s.ip);
+         perfdata_cursor_init(&f, &cur);
+         while (perfdata_next_record(&f, &cur, &rec, &err) == PERFDATA_OK) {
+             if (rec.type != PERFDATA_RECORD_SAMPLE || perfdata_decode_sample(&f, &rec, &s, &err) != PERFDATA_OK) continue;
+             printf("pid %u tid %u time %llu ip 0x%llx\n", s.pid, s.tid, (unsigned long long)s.time, (unsigned long long)s.ip);
              for (i = 0; i < s.callchain.count; i++)
-                 printf("\t0x%llx\n", (unsigned long long)perfdata_u64s_at(&s.callchain, i));
+                 printf("    0x%llx\n", (unsigned long long)perfdata_u64s_at(&s.callchain, i));
          }
          return err.code == PERFDATA_END ? 0 : 1;
      }
@@ -280,6 +276,7 @@ PERFDATA_API uint64_t perfdata_u64s_at(const perfdata_u64s *a, size_t i);
 #define PERFDATA_FORMAT_LOST (1ull << 4)
 
 /* branch_sample_type bits the sample layout depends on */
+#define PERFDATA_BRANCH_CALL_STACK (1ull << 11)
 #define PERFDATA_BRANCH_HW_INDEX (1ull << 17)
 #define PERFDATA_BRANCH_COUNTERS (1ull << 19)
 
@@ -613,7 +610,9 @@ typedef struct perfdata_sample {
     int raw_big_endian;       /* byte order of the RAW payload's fields */
     perfdata_branch_stack branch_stack;
     perfdata_regs regs_user;
-    perfdata_view stack_user; /* STACK_USER bytes (size as recorded) */
+    perfdata_view stack_user; /* STACK_USER: the dyn_size bytes the kernel
+                                 dumped (the record reserves stack_user_size) */
+    uint64_t stack_user_size;
     uint64_t stack_user_dyn_size;
     uint64_t weight;          /* WEIGHT, or WEIGHT_STRUCT's var1_dw */
     uint16_t ins_lat;         /* WEIGHT_STRUCT var2_w */
@@ -1545,8 +1544,12 @@ PERFDATA__PRIVATE perfdata_status perfdata__extra_size(const perfdata_record *re
                                                        perfdata_error *err) {
     *extra = 0;
     if (rec->type == PERFDATA_RECORD_HEADER_TRACING_DATA) {
+        uint32_t size;
         if (rec->body.n < 4) return perfdata__fail(err, PERFDATA_ERR_MALFORMED, rec->offset, rec->type, PERFDATA__MSG("TRACING_DATA record too short"));
-        *extra = perfdata__ld32(rec->body.p, rec->big_endian);
+        size = perfdata__ld32(rec->body.p, rec->big_endian);
+        /* perf writes a 12-byte record and the data after it; simpleperf
+           puts the data inside the record. */
+        if (rec->body.n - 4 < size) *extra = size;
     } else if (rec->type == PERFDATA_RECORD_AUXTRACE) {
         if (rec->body.n < 8) return perfdata__fail(err, PERFDATA_ERR_MALFORMED, rec->offset, rec->type, PERFDATA__MSG("AUXTRACE record too short"));
         *extra = perfdata__ld64(rec->body.p, rec->big_endian);
@@ -1788,7 +1791,7 @@ PERFDATA__PRIVATE void perfdata__zero_sample(perfdata_sample *s, const perfdata_
     s->branch_stack.nr = s->branch_stack.hw_idx = 0; s->branch_stack.has_hw_idx = 0;
     s->branch_stack.entries = empty; s->branch_stack.counters = none; s->branch_stack.big_endian = rec->big_endian;
     s->regs_user.abi = s->regs_user.mask = 0; s->regs_user.values = none;
-    s->stack_user = empty; s->stack_user_dyn_size = 0;
+    s->stack_user = empty; s->stack_user_size = s->stack_user_dyn_size = 0;
     s->weight = s->weight_raw = 0; s->ins_lat = s->p_stage_cyc = 0;
     s->data_src = s->transaction = 0;
     s->regs_intr = s->regs_user;
@@ -1815,8 +1818,14 @@ PERFDATA__PRIVATE void perfdata__rd_sample(perfdata__rd *r, const perfdata_attr 
     if (t & PERFDATA_SAMPLE_BRANCH_STACK) perfdata__rd_branch_stack(r, a->branch_sample_type, &s->branch_stack);
     if (t & PERFDATA_SAMPLE_REGS_USER) perfdata__rd_regs(r, a->sample_regs_user, &s->regs_user);
     if (t & PERFDATA_SAMPLE_STACK_USER) {
-        s->stack_user = perfdata__rd_bytes(r, perfdata__rd64(r));
-        if (s->stack_user.n) s->stack_user_dyn_size = perfdata__rd64(r);
+        s->stack_user_size = perfdata__rd64(r);
+        s->stack_user = perfdata__rd_bytes(r, s->stack_user_size);
+        if (s->stack_user_size) {
+            s->stack_user_dyn_size = perfdata__rd64(r);
+            /* only dyn_size bytes are real stack; more is malformed */
+            if (s->stack_user_dyn_size > s->stack_user_size) r->overrun = 1;
+            else s->stack_user.n = (size_t)s->stack_user_dyn_size;
+        }
     }
     if (t & (PERFDATA_SAMPLE_WEIGHT | PERFDATA_SAMPLE_WEIGHT_STRUCT)) {
         s->weight_raw = perfdata__rd64(r);
@@ -2128,6 +2137,7 @@ PERFDATA_DEF perfdata_status perfdata_decode_tracing_data(const perfdata_file *f
     (void)f;
     o->size = perfdata__rd32(&r);
     o->data = rec->extra;
+    if (!rec->extra.n) o->data = perfdata__rd_bytes(&r, o->size); /* simpleperf: inside */
     PERFDATA__END();
 }
 

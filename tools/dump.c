@@ -86,6 +86,23 @@ static const char *branch_type_name(unsigned t) {
     return t < 16 ? names[t] : "";
 }
 
+/* perf's callchain__lbr_callstack_printf: the kernel part of the chain up
+   to PERF_CONTEXT_USER, then the user stack rebuilt from the LBR. */
+static void print_lbr_callchain(const perfdata_sample *s) {
+    size_t nr = s->callchain.count, i, k;
+    perfdata_branch_entry e;
+    for (i = 0; i < nr; i++)
+        if (perfdata_u64s_at(&s->callchain, i) == PERFDATA_CONTEXT_USER) break;
+    if (i == nr || !s->branch_stack.nr) return;
+    k = i + 1;
+    printf("... LBR call chain: nr:%llu\n", (U64)(k + s->branch_stack.nr + 1));
+    for (i = 0; i < k; i++) printf("..... %2d: %016llx\n", (int)i, (U64)perfdata_u64s_at(&s->callchain, i));
+    e = perfdata_branch_at(&s->branch_stack, 0);
+    printf("..... %2d: %016llx\n", (int)k, (U64)e.to);
+    for (i = 0; i < s->branch_stack.nr; i++)
+        printf("..... %2d: %016llx\n", (int)(i + k + 1), (U64)perfdata_branch_at(&s->branch_stack, i).from);
+}
+
 static void print_sample(dump_ctx *d, const perfdata_record *rec, const perfdata_sample *s) {
     const perfdata_attr *a = &d->f->events[s->event].attr;
     uint64_t t = a->sample_type;
@@ -95,11 +112,19 @@ static void print_sample(dump_ctx *d, const perfdata_record *rec, const perfdata
     printf("(IP, 0x%x): %d/%d: %#llx period: %llu addr: %#llx\n", rec->misc, (int)s->pid, (int)s->tid, (U64)s->ip,
            (U64)period, (U64)s->addr);
     if (t & PERFDATA_SAMPLE_CALLCHAIN) {
+        if (a->branch_sample_type & PERFDATA_BRANCH_CALL_STACK) print_lbr_callchain(s);
         printf("... FP chain: nr:%llu\n", (U64)s->callchain.count);
         for (i = 0; i < s->callchain.count; i++)
             printf("..... %2d: %016llx\n", (int)i, (U64)perfdata_u64s_at(&s->callchain, i));
     }
-    if (t & PERFDATA_SAMPLE_BRANCH_STACK) {
+    if ((t & PERFDATA_SAMPLE_BRANCH_STACK) && (a->branch_sample_type & PERFDATA_BRANCH_CALL_STACK)) {
+        printf("... branch callstack: nr:%llu\n", (U64)s->branch_stack.nr + 1);
+        for (i = 0; i < s->branch_stack.nr; i++) {
+            perfdata_branch_entry e = perfdata_branch_at(&s->branch_stack, i);
+            if (i == 0) printf("..... %2llu: %016llx\n..... %2llu: %016llx\n", 0ull, (U64)e.to, 1ull, (U64)e.from);
+            else printf("..... %2llu: %016llx\n", (U64)i + 1, (U64)e.from);
+        }
+    } else if (t & PERFDATA_SAMPLE_BRANCH_STACK) {
         printf("... branch stack: nr:%llu\n", (U64)s->branch_stack.nr);
         for (i = 0; i < s->branch_stack.nr; i++) {
             perfdata_branch_entry e = perfdata_branch_at(&s->branch_stack, i);
@@ -112,7 +137,7 @@ static void print_sample(dump_ctx *d, const perfdata_record *rec, const perfdata
     if (t & PERFDATA_SAMPLE_REGS_INTR) print_regs("intr", &s->regs_intr, d->arch);
     if (t & PERFDATA_SAMPLE_STACK_USER)
         printf("... ustack: size %llu, offset 0x%x\n", (U64)s->stack_user.n,
-               s->stack_user.n ? (unsigned)(s->stack_user.offset - 8 - rec->offset) : 0u);
+               (unsigned)(s->stack_user.offset - 8 - rec->offset));
     if (t & (PERFDATA_SAMPLE_WEIGHT | PERFDATA_SAMPLE_WEIGHT_STRUCT)) {
         printf("... weight: %llu", (U64)s->weight);
         if (t & PERFDATA_SAMPLE_WEIGHT_STRUCT) printf(",0x%x,0x%x", s->ins_lat, s->p_stage_cyc);
@@ -254,8 +279,117 @@ static void print_body(dump_ctx *d, const perfdata_record *rec, const perfdata_s
         return;
     case PERFDATA_RECORD_HEADER_ATTR:
     case PERFDATA_RECORD_HEADER_FEATURE:
+    case PERFDATA_RECORD_HEADER_EVENT_TYPE:
+    case PERFDATA_RECORD_HEADER_BUILD_ID:
+    case PERFDATA_RECORD_HEADER_TRACING_DATA:
         printf("\n"); /* perf prints nothing more, not even the newline */
         return;
+    case PERFDATA_RECORD_LOST: {
+        perfdata_lost l;
+        if (perfdata_decode_lost(f, rec, &l, &err) != PERFDATA_OK) break;
+        printf(": id:%llu: lost:%llu\n", (U64)l.id, (U64)l.lost);
+        return;
+    }
+    case PERFDATA_RECORD_LOST_SAMPLES: {
+        perfdata_lost_samples l;
+        perfdata_sample_id sid;
+        if (perfdata_decode_lost_samples(f, rec, &l, &err) != PERFDATA_OK) break;
+        if (perfdata_decode_sample_id(f, rec, &sid, NULL) != PERFDATA_OK) sid.id = 0;
+        printf(": id:%llu: lost samples :%llu\n", (U64)sid.id, (U64)l.lost);
+        return;
+    }
+    case PERFDATA_RECORD_KSYMBOL: {
+        perfdata_ksymbol k;
+        if (perfdata_decode_ksymbol(f, rec, &k, &err) != PERFDATA_OK) break;
+        printf(" addr %llx len %u type %u flags 0x%x name ", (U64)k.addr, k.len, k.ksym_type, k.flags);
+        print_view(k.name);
+        printf("\n");
+        return;
+    }
+    case PERFDATA_RECORD_BPF_EVENT: {
+        perfdata_bpf_event b;
+        if (perfdata_decode_bpf_event(f, rec, &b, &err) != PERFDATA_OK) break;
+        printf(" type %u, flags %u, id %u\n", b.type, b.flags, b.id);
+        return;
+    }
+    case PERFDATA_RECORD_TEXT_POKE: {
+        perfdata_text_poke tp;
+        if (perfdata_decode_text_poke(f, rec, &tp, &err) != PERFDATA_OK) break;
+        /* perf adds sym+off from its own kernel maps here: host state, left out */
+        printf(" %llx  old len %u new len %u\n", (U64)tp.addr, tp.old_len, tp.new_len);
+        if (tp.old_len) { printf("            Old bytes:"); for (i = 0; i < tp.old_bytes.n; i++) printf(" %02x", tp.old_bytes.p[i]); printf("\n"); }
+        if (tp.new_len) { printf("            New bytes:"); for (i = 0; i < tp.new_bytes.n; i++) printf(" %02x", tp.new_bytes.p[i]); printf("\n"); }
+        return;
+    }
+    case PERFDATA_RECORD_AUX_OUTPUT_HW_ID: {
+        perfdata_aux_output_hw_id h;
+        if (perfdata_decode_aux_output_hw_id(f, rec, &h, &err) != PERFDATA_OK) break;
+        printf(" hw_id: %#llx\n", (U64)h.hw_id);
+        return;
+    }
+    case PERFDATA_RECORD_ITRACE_START: {
+        perfdata_itrace_start it;
+        if (perfdata_decode_itrace_start(f, rec, &it, &err) != PERFDATA_OK) break;
+        printf(" pid: %u tid: %u\n", it.pid, it.tid);
+        return;
+    }
+    case PERFDATA_RECORD_AUX: {
+        perfdata_aux x;
+        if (perfdata_decode_aux(f, rec, &x, &err) != PERFDATA_OK) break;
+        printf(" offset: %#llx size: %#llx flags: %#llx [%s%s%s]\n", (U64)x.aux_offset, (U64)x.aux_size, (U64)x.flags,
+               (x.flags & 1) ? "T" : "", (x.flags & 2) ? "O" : "", (x.flags & 4) ? "P" : "");
+        return;
+    }
+    case PERFDATA_RECORD_AUXTRACE_INFO: {
+        perfdata_auxtrace_info x;
+        if (perfdata_decode_auxtrace_info(f, rec, &x, &err) != PERFDATA_OK) break;
+        printf(" type: %u\n", x.type);
+        return;
+    }
+    case PERFDATA_RECORD_AUXTRACE: {
+        perfdata_auxtrace x;
+        if (perfdata_decode_auxtrace(f, rec, &x, &err) != PERFDATA_OK) break;
+        printf(" size: %#llx  offset: %#llx  ref: %#llx  idx: %u  tid: %d  cpu: %d\n", (U64)x.size, (U64)x.offset,
+               (U64)x.reference, x.idx, (int)x.tid, (int)x.cpu);
+        return;
+    }
+    case PERFDATA_RECORD_TIME_CONV: {
+        perfdata_time_conv tc;
+        if (perfdata_decode_time_conv(f, rec, &tc, &err) != PERFDATA_OK) break;
+        printf("\n... Time Shift      %llu\n... Time Muliplier  %llu\n... Time Zero       %llu\n", (U64)tc.time_shift,
+               (U64)tc.time_mult, (U64)tc.time_zero);
+        if (tc.has_cycles)
+            printf("... Time Cycles     %llu\n... Time Mask       %#llx\n... Cap Time Zero   %d\n... Cap Time Short  %d\n",
+                   (U64)tc.time_cycles, (U64)tc.time_mask, tc.cap_user_time_zero, tc.cap_user_time_short);
+        printf(": unhandled!\n");
+        return;
+    }
+    case PERFDATA_RECORD_STAT: {
+        perfdata_stat x;
+        if (perfdata_decode_stat(f, rec, &x, &err) != PERFDATA_OK) break;
+        printf("\n... id %llu, cpu %d, thread %d\n... value %llu, enabled %llu, running %llu\n: unhandled!\n", (U64)x.id,
+               (int)x.cpu, (int)x.thread, (U64)x.val, (U64)x.ena, (U64)x.run);
+        return;
+    }
+    case PERFDATA_RECORD_STAT_ROUND: {
+        perfdata_stat_round x;
+        if (perfdata_decode_stat_round(f, rec, &x, &err) != PERFDATA_OK) break;
+        printf("\n... time %llu, type %s\n: unhandled!\n", (U64)x.time, x.type ? "FINAL" : "INTERVAL");
+        return;
+    }
+    case PERFDATA_RECORD_STAT_CONFIG: {
+        /* perf prints aggr_mode, scale, interval in that order, 0 if absent */
+        uint64_t v[3] = {0, 0, 0};
+        perfdata_stat_config x;
+        if (perfdata_decode_stat_config(f, rec, &x, &err) != PERFDATA_OK) break;
+        for (i = 0; i < x.nr; i++) {
+            uint64_t tag = perfdata_u64s_at(&x.pairs, 2 * i), val = perfdata_u64s_at(&x.pairs, 2 * i + 1);
+            if (tag < 3) v[tag] = val;
+        }
+        printf("\n... aggr_mode %d\n... scale     %d\n... interval  %u\n: unhandled!\n", (int)v[0], (int)v[2],
+               (unsigned)v[1]);
+        return;
+    }
     case PERFDATA_RECORD_EVENT_UPDATE: {
         perfdata_event_update u;
         if (perfdata_decode_event_update(f, rec, &u, &err) != PERFDATA_OK) break;
@@ -315,8 +449,10 @@ static void dump_record(dump_ctx *d, const perfdata_record *rec, const char *nam
     perfdata_sample_id sid;
     perfdata_error err;
     int have_sample = 0;
-    uint32_t cpu = 0;
-    uint64_t time = 0;
+    /* perf's defaults: -1 for what a kernel record does not carry, 0 for
+       perf's own records (they get a zeroed sample) */
+    uint32_t cpu = rec->type < 64 ? (uint32_t)-1 : 0;
+    uint64_t time = rec->type < 64 ? (uint64_t)-1 : 0;
     (void)name_of_file;
     if (rec->type < 128) d->counts[rec->type]++;
     if (d->selected && (rec->type >= 128 || !((d->type_mask[rec->type / 64] >> (rec->type % 64)) & 1u))) return;
@@ -327,12 +463,12 @@ static void dump_record(dump_ctx *d, const perfdata_record *rec, const char *nam
     if (rec->type == PERFDATA_RECORD_SAMPLE) {
         if (perfdata_decode_sample(d->f, rec, &s, &err) == PERFDATA_OK) {
             have_sample = 1;
-            cpu = s.cpu;
-            time = s.time;
+            if (s.sample_type & PERFDATA_SAMPLE_CPU) cpu = s.cpu;
+            if (s.sample_type & PERFDATA_SAMPLE_TIME) time = s.time;
         }
     } else if (rec->type < 64 && perfdata_decode_sample_id(d->f, rec, &sid, &err) == PERFDATA_OK) {
-        cpu = sid.cpu;
-        time = sid.time;
+        if (sid.sample_type & PERFDATA_SAMPLE_CPU) cpu = sid.cpu;
+        if (sid.sample_type & PERFDATA_SAMPLE_TIME) time = sid.time;
     }
     if (!d->raw) putchar('\n');
     print_tstamp(d, rec, cpu, time);

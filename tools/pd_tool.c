@@ -164,7 +164,7 @@ static int walk_cursor(pd_session *s, perfdata_cursor *c, pd_record_fn fn, void 
             return 1;
         }
         if (st != PERFDATA_OK && c->stopped != PERFDATA_OK) { report(s->path, &err); return 1; }
-        if (st != PERFDATA_OK) { report(s->path, &err); continue; } /* a bad attr record: skip it */
+        if (st != PERFDATA_OK) report(s->path, &err); /* a bad attr record: still a record */
         if (s->file.nr_events != before) refresh_id_index(s);
         fn(ctx, &rec, s->path);
         if (rec.type == PERFDATA_RECORD_EVENT_UPDATE) name_from_event_update(s, &rec);

@@ -1,0 +1,35 @@
+# perfdata: `make` builds build/perfdata; `make test` runs every test;
+# `make demo` runs the tool on a profile shipped in tests/data.
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN     = -std=c99 -Wall -Wextra -Wpedantic -Werror
+TOOLSRC  = tools/perfdata.c tools/pd_tool.c tools/dump.c tools/pd_file.c
+TOOLHDR  = perfdata.h tools/pd_tool.h tools/pd_file.h tools/pd_regs.h
+SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+.PHONY: all test demo asan clean
+
+all: build/perfdata
+
+build/perfdata: $(TOOLSRC) $(TOOLHDR)
+	@mkdir -p build
+	$(CC) $(WARN) -D_GNU_SOURCE $(CFLAGS) -I. -Itools $(TOOLSRC) -o $@
+
+build/asan/perfdata: $(TOOLSRC) $(TOOLHDR)
+	@mkdir -p build/asan
+	$(CC) $(WARN) -D_GNU_SOURCE -O1 -g $(SAN) -I. -Itools $(TOOLSRC) -o $@
+
+asan: build/asan/perfdata
+
+test: build/perfdata build/asan/perfdata
+	@sh tests/run.sh
+
+demo: build/perfdata
+	@echo '$$ build/perfdata info tests/data/callchain-fp.data'
+	@build/perfdata info tests/data/callchain-fp.data
+	@echo
+	@echo '$$ build/perfdata dump tests/data/callchain-fp.data | head -40'
+	@build/perfdata dump tests/data/callchain-fp.data | head -40
+
+clean:
+	rm -rf build

@@ -1,0 +1,59 @@
+#!/bin/sh
+# The test runner behind `make test`. Each step either prints its own
+# "N passed, N failed" line (those counts are added up) or counts as one
+# check. Ends with the total line. Steps that need ../shared/corpus say
+# "skipped" without it and count as neither passed nor failed.
+cd "$(dirname "$0")/.." || exit 2
+CC=${CC:-cc}
+CORPUS=${CORPUS:-../shared/corpus}
+WARN="-std=c99 -Wall -Wextra -Wpedantic -Werror"
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+B=build/test
+mkdir -p $B
+passed=0; failed=0; skipped=0
+log=$B/log.txt; : > $log
+
+count() { # step name, command...: run, add its counts or 1 pass/fail
+    name=$1; shift
+    out=$B/out.txt
+    if "$@" > $out 2>&1; then rc=0; else rc=$?; fi
+    line=$(grep -E '^[A-Za-z]*:? ?[0-9]+ passed, [0-9]+ failed' $out | tail -n 1)
+    if [ -n "$line" ]; then
+        p=$(echo "$line" | sed -E 's/^[^0-9]*([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+        passed=$((passed + p)); failed=$((failed + f))
+        if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); fi
+    elif [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+    if [ "$rc" -eq 0 ]; then echo "ok   $name ${line:+($line)}"; else echo "FAIL $name ${line:+($line)}"; sed 's/^/     /' $out | tail -n 25; fi
+    cat $out >> $log
+}
+skip() { echo "skip $1: $2"; skipped=$((skipped + 1)); }
+
+# 1. unit tests on synthetic buffers, both byte orders, C and C++, sanitized
+count "core tests (C, ASan+UBSan)" sh -c "$CC $WARN -g $SAN -I. tests/test_core.c -o $B/test_core && $B/test_core"
+count "core tests (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -g -I. tests/test_core.c -o $B/test_core_cxx && $B/test_core_cxx"
+count "ABI constants vs <linux/perf_event.h>" sh -c "$CC $WARN -I. tests/test_abi_constants.c -o $B/test_abi && $B/test_abi"
+
+# 2. compile gates
+count "header compiles as C99/C11/C17, gcc and clang, -Wshadow" sh -c "for c in gcc clang; do for s in c99 c11 c17; do \$c -std=\$s -Wall -Wextra -Wpedantic -Wshadow -Werror -I. -c tests/compile_impl.c -o $B/impl.o || exit 1; done; done"
+count "header compiles as C++11 and C++20" sh -c "for s in c++11 c++20; do g++ -x c++ -std=\$s -Wall -Wextra -Wpedantic -Werror -I. -c tests/compile_impl.c -o $B/implxx.o || exit 1; clang++ -x c++ -std=\$s -Wall -Wextra -Wpedantic -Werror -I. -c tests/compile_impl.c -o $B/implxx.o || exit 1; done"
+count "included twice; two units with PERFDATA_STATIC" sh -c "$CC $WARN -I. tests/compile_static_a.c tests/compile_static_b.c -o $B/static2"
+count "freestanding object has no undefined symbols" sh -c "$CC $WARN -O2 -ffreestanding -nostdlib -I. -c tests/compile_impl.c -o $B/fs.o && test -z \"\$(nm -u $B/fs.o)\""
+count "examples compile" sh -c "for e in examples/*.c; do $CC $WARN -I. \$e -o $B/\$(basename \$e .c) || exit 1; done"
+count "README quick start is examples/quickstart.c" python3 tests/check_quickstart.py
+count "quickstart runs on a fixture" sh -c "$B/quickstart tests/data/callchain-fp.data | grep -q '^pid '"
+
+# 3. differential tests against perf's own output
+count "dump = perf report -D on tests/data fixtures" python3 tests/dump_diff.py build/perfdata tests/data
+count "dump = perf report -D on tests/data (ASan build)" python3 tests/dump_diff.py build/asan/perfdata tests/data
+if [ -d "$CORPUS" ]; then
+    count "dump = perf report -D on ../shared/corpus" python3 tests/dump_diff.py build/perfdata --expect tests/dump_expected.txt "$CORPUS"
+    count "every corpus input: clean error or full decode (ASan build)" python3 tests/corpus_sane.py build/asan/perfdata "$CORPUS"
+else
+    skip "corpus differential test" "$CORPUS not found"
+    skip "corpus sanity test" "$CORPUS not found"
+fi
+
+echo
+[ "$skipped" -gt 0 ] && echo "($skipped steps skipped)"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
