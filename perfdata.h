@@ -1291,20 +1291,29 @@ PERFDATA__PRIVATE perfdata_status perfdata__add_event(perfdata_file *f, perfdata
     return PERFDATA_OK;
 }
 
-/* The feature bitmap is an array of unsigned long in the writer's order.
-   For a big-endian writer the bit numbering depends on its word size; perf
-   tries 64-bit words, then 32-bit ones, testing the HOSTNAME bit that every
-   perf sets, and else keeps only BUILD_ID (perf_file_header__read). */
+/* Number of set bits that name a feature some writer defines: perf's
+   ids 1..34 and simpleperf's 128..135. */
+PERFDATA__PRIVATE unsigned perfdata__known_features(const uint64_t bits[4]) {
+    return perfdata__popcount64(bits[0] & 0x7fffffffeull) + perfdata__popcount64(bits[2] & 0xffu);
+}
+
+/* The feature bitmap is an array of unsigned long in the writer's order, so
+   for a big-endian writer the bit numbering depends on its word size. perf
+   tries 64-bit words and then 32-bit words, testing only the HOSTNAME bit,
+   and otherwise keeps BUILD_ID alone (perf_file_header__read) -- which loses
+   every feature of a big-endian writer that sets no HOSTNAME (simpleperf).
+   We take the word size under which more bits name known features, 64-bit
+   on a tie. */
 PERFDATA__PRIVATE void perfdata__read_feature_bits(perfdata_file *f, const unsigned char *p) {
+    uint64_t as32[4];
     unsigned i;
     int big = (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
     for (i = 0; i < 4; i++) f->features[i] = perfdata__ld64(p + 8 * i, big);
-    if (!big || (f->features[0] & (1ull << PERFDATA_FEAT_HOSTNAME))) return;
+    if (!big) return;
     for (i = 0; i < 4; i++)
-        f->features[i] = (uint64_t)perfdata__ld32(p + 8 * i, 1) | ((uint64_t)perfdata__ld32(p + 8 * i + 4, 1) << 32);
-    if (f->features[0] & (1ull << PERFDATA_FEAT_HOSTNAME)) return;
-    for (i = 0; i < 4; i++) f->features[i] = 0;
-    f->features[0] = 1ull << PERFDATA_FEAT_BUILD_ID;
+        as32[i] = (uint64_t)perfdata__ld32(p + 8 * i, 1) | ((uint64_t)perfdata__ld32(p + 8 * i + 4, 1) << 32);
+    if (perfdata__known_features(as32) > perfdata__known_features(f->features))
+        for (i = 0; i < 4; i++) f->features[i] = as32[i];
 }
 
 PERFDATA__PRIVATE perfdata_status perfdata__read_section(perfdata__rd *r, perfdata_section *s, uint64_t len,

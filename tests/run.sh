@@ -45,12 +45,15 @@ count "quickstart runs on a fixture" sh -c "$B/quickstart tests/data/callchain-f
 # 3. differential tests against perf's own output
 count "dump = perf report -D on tests/data fixtures" python3 tests/dump_diff.py build/perfdata tests/data
 count "dump = perf report -D on tests/data (ASan build)" python3 tests/dump_diff.py build/asan/perfdata tests/data
+count "big-endian copies of tests/data dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be tests/data
 if [ -d "$CORPUS" ]; then
     count "dump = perf report -D on ../shared/corpus" python3 tests/dump_diff.py build/perfdata --expect tests/dump_expected.txt "$CORPUS"
+    count "big-endian copies of the corpus dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be-corpus "$CORPUS" tests/dump_expected.txt
     count "every corpus input: clean error or full decode (ASan build)" python3 tests/corpus_sane.py build/asan/perfdata "$CORPUS"
 else
     skip "corpus differential test" "$CORPUS not found"
     skip "corpus sanity test" "$CORPUS not found"
+    skip "corpus byte-order test" "$CORPUS not found"
 fi
 
 echo
