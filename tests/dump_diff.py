@@ -24,6 +24,14 @@ import sys
 
 VERBOSE_MAX = int(os.environ.get("DUMP_DIFF_SHOW", "5"))
 HEADER = re.compile(r'^(0x[0-9a-f]+|0)@(\S+) \[(0x[0-9a-f]+)\]: event: (\d+)$')
+STREAM = re.compile(r'^# stream: (\S+)$')
+PER_THREAD = re.compile(r'/(data\.\d+)$')  # --threads directory streams
+
+
+def stream_of(path):
+    m = PER_THREAD.search(path)
+    return m.group(1) if m else ''
+
 SUMMARY = re.compile(r'^(.*?)(0x[0-9a-f]+|0) \[(0x[0-9a-f]+)\]: PERF_RECORD_(.*)$')
 EXCLUDE = re.compile(r'^ (\.\.\. thread: |\.\.\.\.\.\. dso: )')
 
@@ -32,15 +40,19 @@ def split_records(lines, shift=0):
     """{offset: [summary, detail...]} from dump text."""
     out = {}
     cur = None
+    stream = ''
     for line in lines:
-        if line == '' or HEADER.match(line):
+        h = HEADER.match(line) or STREAM.match(line)
+        if h:
+            stream = stream_of(h.group(2) if h.re is HEADER else h.group(1))
+        if line == '' or h:
             cur = None
             continue
         m = SUMMARY.match(line)
         if m and cur is None:
-            off = int(m.group(2), 16) - shift
+            off = int(m.group(2), 16) - (shift if not stream else 0)
             cur = [f'{m.group(1)}{off:#x} [{m.group(3)}]: PERF_RECORD_{m.group(4)}']
-            out.setdefault(off, cur)
+            out.setdefault((stream, off), cur)
             continue
         if cur is None or line.startswith('. ') or line == '.':
             continue
@@ -71,7 +83,7 @@ def find_inputs(paths):
         for root, dirs, files in os.walk(p):
             dirs.sort()
             for name in sorted(files):
-                if name.endswith('.dump.xz'):
+                if name.endswith('.dump.xz') and not root.endswith('.data'):
                     data = os.path.join(root, name[:-len('.dump.xz')])
                     if os.path.exists(data):
                         yield data, os.path.join(root, name)
@@ -117,7 +129,7 @@ def main():
             if mine is None:
                 missing += 1
                 if verbose and shown < VERBOSE_MAX:
-                    print(f'  MISSING {data} {off:#x}: {rec[0]}')
+                    print(f'  MISSING {data} {off[0]} {off[1]:#x}: {rec[0]}')
                     shown += 1
             elif mine == rec:
                 matched += 1
@@ -125,7 +137,7 @@ def main():
                 mismatched += 1
                 if verbose and shown < VERBOSE_MAX:
                     shown += 1
-                    print(f'  DIFF {data} {off:#x}')
+                    print(f'  DIFF {data} {off[0]} {off[1]:#x}')
                     for a, b in zip(rec + [''] * len(mine), mine + [''] * len(rec)):
                         if a != b:
                             print(f'    perf: {a}\n    ours: {b}')

@@ -19,6 +19,7 @@ typedef struct dump_ctx {
     int show_header;
     uint64_t type_mask[2];      /* selected record types (0..127), all when 0 */
     int selected;
+    const char *stream;         /* file of the records being printed */
     unsigned long long counts[128];
 } dump_ctx;
 
@@ -453,8 +454,12 @@ static void dump_record(dump_ctx *d, const perfdata_record *rec, const char *nam
        perf's own records (they get a zeroed sample) */
     uint32_t cpu = rec->type < 64 ? (uint32_t)-1 : 0;
     uint64_t time = rec->type < 64 ? (uint64_t)-1 : 0;
-    (void)name_of_file;
     if (rec->type < 128) d->counts[rec->type]++;
+    if (d->s->input.is_dir && name_of_file != d->stream) {
+        /* a --threads directory: say which file the offsets are in */
+        d->stream = name_of_file;
+        printf("\n# stream: %s\n", name_of_file);
+    }
     if (d->selected && (rec->type >= 128 || !((d->type_mask[rec->type / 64] >> (rec->type % 64)) & 1u))) return;
     if (d->raw) {
         printf("\n%#llx [%#x]: event: %u\n.\n", (U64)rec->offset, rec->size, rec->type);

@@ -151,7 +151,7 @@ static void refresh_id_index(pd_session *s) {
     perfdata_set_id_index(&s->file, s->ids, need * 2, NULL);
 }
 
-static int walk_cursor(pd_session *s, perfdata_cursor *c, pd_record_fn fn, void *ctx) {
+static int walk_cursor(pd_session *s, perfdata_cursor *c, const char *name, pd_record_fn fn, void *ctx) {
     perfdata_record rec;
     perfdata_error err;
     perfdata_status st;
@@ -166,7 +166,7 @@ static int walk_cursor(pd_session *s, perfdata_cursor *c, pd_record_fn fn, void 
         if (st != PERFDATA_OK && c->stopped != PERFDATA_OK) { report(s->path, &err); return 1; }
         if (st != PERFDATA_OK) report(s->path, &err); /* a bad attr record: still a record */
         if (s->file.nr_events != before) refresh_id_index(s);
-        fn(ctx, &rec, s->path);
+        fn(ctx, &rec, name);
         if (rec.type == PERFDATA_RECORD_EVENT_UPDATE) name_from_event_update(s, &rec);
     }
 }
@@ -180,12 +180,12 @@ int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx) {
     if (s->file.flags & PERFDATA_FILE_DATA_SIZE_ZERO)
         fprintf(stderr, "perfdata: %s: the header's data size is 0 (was perf record interrupted?); "
                         "like perf, no records are read\n", s->path);
-    rc = walk_cursor(s, &c, fn, ctx);
+    rc = walk_cursor(s, &c, s->input.is_dir ? s->input.main.path : s->path, fn, ctx);
     for (i = 0; i < s->input.nr_streams; i++) {
         const pd_map *m = &s->input.streams[i];
         if (!m->size) continue;
         perfdata_cursor_init_range(&c, m->data, m->size, 0, (s->file.flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
-        rc |= walk_cursor(s, &c, fn, ctx);
+        rc |= walk_cursor(s, &c, m->path, fn, ctx);
     }
     return rc;
 }

@@ -35,6 +35,7 @@ if [ ! -d /sys/kernel/tracing/events ]; then
 fi
 
 record() {
+	rm -rf threads.data
 	rm -f *.data *.data.dump.xz *.data.header.txt *.data.script.xz \
 	      *.data.report.txt *.data.report-T.txt
 	set -x
@@ -78,8 +79,11 @@ record() {
 	# -- system wide, kernel only (idle CPUs give no cpu-clock samples in this
 	#    tickless VM, so the workload faults in 16 MiB to spend time in the kernel)
 	perf record -a -e cpu-clock:k -c 250000 -o kernel-a.data $W -d 5 -m 16384
+	# -- perf record --threads: a directory (data + one data.N per writer thread)
+	perf record --threads -F 499 -o threads.data $W -d 20 -t 1
 	set +x
-	chmod 644 *.data
+	chmod 644 *.data 2>/dev/null
+	chmod 755 threads.data && chmod 644 threads.data/*
 }
 
 script_fields() {
