@@ -42,7 +42,10 @@ count "examples compile" sh -c "for e in examples/*.c; do $CC $WARN -I. \$e -o $
 count "README quick start is examples/quickstart.c" python3 tests/check_quickstart.py
 count "quickstart runs on a fixture" sh -c "$B/quickstart tests/data/callchain-fp.data | grep -q '^pid '"
 
-# 3. differential tests against perf's own output
+# 3. the command as a user meets it (errors, stdin, FIFO, options, 100 MB RSS)
+count "perfdata command line" python3 tests/tool_cli.py build/perfdata $B/cli
+
+# 4. differential tests against perf's own output
 count "dump = perf report -D on tests/data fixtures" python3 tests/dump_diff.py build/perfdata tests/data
 count "dump = perf report -D on tests/data (ASan build)" python3 tests/dump_diff.py build/asan/perfdata tests/data
 count "big-endian copies of tests/data dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be tests/data

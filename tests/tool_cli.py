@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""The perfdata command as a user meets it: inputs it must refuse clearly,
+standard input and FIFOs for pipe-mode streams, dump's options, and the
+memory of a dump over a 100 MB profile (nothing kept per record: peak RSS is
+the mapping plus a constant).
+
+Usage: tool_cli.py PERFDATA_BINARY WORKDIR
+"""
+import os
+import resource
+import struct
+import subprocess
+import sys
+import threading
+
+passed = failed = 0
+
+
+def check(name, cond, detail=''):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f'FAIL {name} {detail}')
+
+
+def run(args, stdin=None):
+    p = subprocess.run(args, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+
+
+def big_profile(src, dst, target):
+    """tests/data/plain.data with its data section repeated up to `target`
+    bytes, features dropped (the records are independent of each other)."""
+    data = open(src, 'rb').read()
+    magic, hsize, attr_size, ao, asz, do, dsz = struct.unpack_from('<QQQQQQQ', data, 0)
+    section = data[do:do + dsz]
+    reps = max(1, target // len(section))
+    head = bytearray(data[:do])
+    struct.pack_into('<Q', head, 48, len(section) * reps)       # data.size
+    head[72:104] = bytes(32)                                     # no features
+    with open(dst, 'wb') as f:
+        f.write(head)
+        for _ in range(reps):
+            f.write(section)
+    return len(head) + len(section) * reps
+
+
+def peak_rss_kb(args):
+    """Peak RSS of a child, read from /proc while it runs (ru_maxrss of
+    RUSAGE_CHILDREN would report the largest child ever)."""
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = 0
+    while p.poll() is None:
+        try:
+            for line in open(f'/proc/{p.pid}/status'):
+                if line.startswith('VmHWM:'):
+                    peak = max(peak, int(line.split()[1]))
+        except OSError:
+            pass
+        threading.Event().wait(0.01)
+    return peak, p.returncode
+
+
+def main():
+    tool, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    # inputs that must be refused with a clear message
+    rc, out, err = run([tool, 'dump', os.path.join(work, 'no-such-file')])
+    check('missing file', rc == 1 and 'No such file' in err, err)
+    empty = os.path.join(work, 'empty.data')
+    open(empty, 'wb').close()
+    rc, out, err = run([tool, 'dump', empty])
+    check('empty file', rc == 1 and 'empty file' in err, err)
+    rc, out, err = run([tool, 'dump', work])
+    check('directory without data', rc == 1 and 'data' in err, err)
+    rc, out, err = run([tool, 'dump', '/dev/null'])
+    check('special file', rc == 1 and 'shorter than a perf.data header' in err, err)
+    junk = os.path.join(work, 'junk.data')
+    open(junk, 'wb').write(b'not a perf.data file at all')
+    rc, out, err = run([tool, 'dump', junk])
+    check('not perf data', rc == 1 and 'bad magic' in err, err)
+    rc, out, err = run([tool, 'frobnicate', junk])
+    check('unknown command', rc == 2 and 'unknown command' in err, err)
+    # standard input and a FIFO carry pipe-mode streams
+    pipe = open('tests/data/pipe.data', 'rb').read()
+    rc0, ref, _ = run([tool, 'dump', 'tests/data/pipe.data'])
+    rc, out, err = run([tool, 'dump', '-'], stdin=pipe)
+    check('dump - reads standard input', rc == 0 and out == ref and rc0 == 0, err)
+    fifo = os.path.join(work, 'fifo')
+    if os.path.exists(fifo):
+        os.unlink(fifo)
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: open(fifo, 'wb').write(pipe))
+    writer.start()
+    rc, out, err = run([tool, 'dump', fifo])
+    writer.join()
+    check('dump FIFO', rc == 0 and out == ref, err)
+    # options
+    rc, out, err = run([tool, 'dump', '--type', 'SAMPLE,comm', 'tests/data/plain.data'])
+    kinds = {l.split('PERF_RECORD_')[1].split('(')[0].split(':')[0].split(' ')[0] for l in out.split('\n') if 'PERF_RECORD_' in l}
+    check('dump --type', rc == 0 and kinds == {'SAMPLE', 'COMM'}, str(kinds))
+    rc, out, err = run([tool, 'dump', '--raw', 'tests/data/plain.data'])
+    check('dump --raw', rc == 0 and '. ... raw event: size 80 bytes' in out and '.  0000:  45 00 00 00' in out, err)
+    rc, out, err = run([tool, 'dump', '--header', 'tests/data/plain.data'])
+    check('dump --header', rc == 0 and out.startswith('# mode: file, byte order: little-endian'), out[:100])
+    rc, out, err = run([tool, 'info', 'tests/data/two-events.data'])
+    check('info lists events', rc == 0 and out.count('# event ') == 2, out)
+    # a 100 MB profile: peak RSS must be the mapping plus a constant
+    small = os.path.join(work, 'small.data')
+    big = os.path.join(work, 'big.data')
+    small_size = big_profile('tests/data/plain.data', small, 1 << 20)
+    big_size = big_profile('tests/data/plain.data', big, 100 << 20)
+    rss_small, rc1 = peak_rss_kb([tool, 'dump', small])
+    rss_big, rc2 = peak_rss_kb([tool, 'dump', big])
+    grow = rss_big - rss_small
+    mapping = (big_size - small_size) // 1024
+    print(f'dump peak RSS: {rss_small} KiB on {small_size >> 10} KiB, {rss_big} KiB on {big_size >> 20} MiB '
+          f'(growth {grow} KiB for {mapping} KiB more mapping)')
+    check('dump of 100 MB keeps no per-record state', rc1 == 0 and rc2 == 0 and grow <= mapping + 4096,
+          f'{grow} KiB growth')
+    os.unlink(big)
+    print(f'{passed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
