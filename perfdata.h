@@ -1333,7 +1333,9 @@ PERFDATA__PRIVATE perfdata_status perfdata__read_attrs(perfdata_file *f, size_t 
     int big = (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
     uint64_t pos = f->attrs.offset, end = f->attrs.offset + f->attrs.size;
     uint64_t nr = f->attrs.size / f->attr_size, i;
-    if (count_only) *count_only = (size_t)nr;
+    /* Counting validates every entry too: a corrupt attr_size can claim
+       billions of attrs, and the caller would size its storage by that. */
+    if (count_only) *count_only = 0;
     for (i = 0; i < nr; i++) {
         uint32_t asize;
         perfdata_view av;
@@ -1361,6 +1363,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__read_attrs(perfdata_file *f, size_t 
             }
         }
         pos += (uint64_t)asize + 16;
+        if (count_only) *count_only = (size_t)(i + 1);
     }
     return PERFDATA_OK;
 }
@@ -1438,7 +1441,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__open(perfdata_file *f, const void *d
             perfdata_cursor_init_range(&c, f->buffer.p + 16, size - 16, 16, big);
             while ((st = perfdata_next_record(f, &c, &rec, err)) == PERFDATA_OK)
                 if (rec.type == PERFDATA_RECORD_HEADER_ATTR) n++;
-            *count_only = n;
+            *count_only = n; /* what was seen, also when the stream ends badly */
             return st == PERFDATA_END ? perfdata__ok(err) : st;
         }
         return perfdata__ok(err);

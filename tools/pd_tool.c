@@ -101,12 +101,9 @@ int pd_session_open(pd_session *s, const char *path) {
         fprintf(stderr, "perfdata: %s\n", msg);
         return -1;
     }
-    if (perfdata_count_events(s->input.main.data, s->input.main.size, &nev, &err) != PERFDATA_OK &&
-        err.code != PERFDATA_ERR_TRUNCATED && err.code != PERFDATA_ERR_MALFORMED) {
-        report(path, &err);
-        pd_input_close(&s->input);
-        return -1;
-    }
+    /* A pipe that ends badly still has a count of what came before; a bad
+       file header fails perfdata_open below with the same error. */
+    perfdata_count_events(s->input.main.data, s->input.main.size, &nev, &err);
     s->events = calloc(nev ? nev : 1, sizeof *s->events);
     if (!s->events || perfdata_open(&s->file, s->input.main.data, s->input.main.size, s->events, nev, &err) != PERFDATA_OK) {
         if (s->events) report(path, &err);
