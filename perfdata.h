@@ -1877,14 +1877,16 @@ PERFDATA_DEF perfdata_status perfdata_decode_sample_as(const perfdata_file *f, l
 PERFDATA_DEF perfdata_status perfdata_decode_sample(const perfdata_file *f, const perfdata_record *rec,
                                                     perfdata_sample *s, perfdata_error *err) {
     long e;
+    perfdata_error why;
     if (rec->type != PERFDATA_RECORD_SAMPLE) {
         perfdata__zero_sample(s, rec);
         return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, rec->offset, rec->type, PERFDATA__MSG("not a SAMPLE record"));
     }
-    e = perfdata_record_event(f, rec, err);
+    e = perfdata_record_event(f, rec, &why);
     if (e < 0) {
         perfdata__zero_sample(s, rec);
-        return err ? err->code : PERFDATA_ERR_UNKNOWN_ID;
+        if (err) *err = why;
+        return why.code;
     }
     return perfdata_decode_sample_as(f, e, rec, s, err);
 }
@@ -1893,6 +1895,7 @@ PERFDATA_DEF perfdata_status perfdata_decode_sample(const perfdata_file *f, cons
 PERFDATA_DEF perfdata_status perfdata_decode_sample_id(const perfdata_file *f, const perfdata_record *rec,
                                                        perfdata_sample_id *sid, perfdata_error *err) {
     const perfdata_event *ev;
+    perfdata_error why;
     uint64_t t;
     size_t words = rec->body.n / 8, at;
     long e;
@@ -1900,8 +1903,11 @@ PERFDATA_DEF perfdata_status perfdata_decode_sample_id(const perfdata_file *f, c
     sid->time = sid->id = sid->stream_id = sid->identifier = 0; sid->size = 0;
     if (rec->type == PERFDATA_RECORD_SAMPLE || rec->type >= 64 || rec->type == 0)
         return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, rec->offset, rec->type, PERFDATA__MSG("record type has no sample_id trailer"));
-    e = perfdata_record_event(f, rec, err);
-    if (e < 0) return err ? err->code : PERFDATA_ERR_UNKNOWN_ID;
+    e = perfdata_record_event(f, rec, &why);
+    if (e < 0) {
+        if (err) *err = why;
+        return why.code;
+    }
     sid->event = e;
     ev = &f->events[e];
     if (!(ev->attr.flags & PERFDATA_ATTR_FLAG_SAMPLE_ID_ALL)) return perfdata__ok(err);
@@ -2224,10 +2230,11 @@ PERFDATA_DEF perfdata_status perfdata_decode_auxtrace_error(const perfdata_file 
     (void)f;
     o->type = perfdata__rd32(&r); o->code = perfdata__rd32(&r); o->cpu = perfdata__rd32(&r);
     o->pid = perfdata__rd32(&r); o->tid = perfdata__rd32(&r); o->fmt = perfdata__rd32(&r);
-    o->ip = perfdata__rd64(&r); o->time = perfdata__rd64(&r);
+    o->ip = perfdata__rd64(&r);
+    /* fmt 0 predates the time field: msg starts where time is now */
+    o->time = o->fmt >= 1 ? perfdata__rd64(&r) : 0;
     o->msg = perfdata__rd_string(&r, 64);
     o->machine_pid = o->vcpu = 0;
-    if (o->fmt < 1) o->time = 0; /* fmt 0 had a reserved word there */
     if (o->fmt >= 2) { o->machine_pid = perfdata__rd32(&r); o->vcpu = perfdata__rd32(&r); }
     PERFDATA__END();
 }
