@@ -37,34 +37,56 @@ static void put_le(unsigned char *p, uint64_t v, int width) {
     for (i = 0; i < width; i++) p[i] = (unsigned char)(v >> (8 * i));
 }
 
+/* Offsets of up to `max` record headers of the unmutated input, spread
+   evenly over its records: where size, type and count edits hurt most. */
+static size_t record_offsets(const unsigned char *p, size_t n, size_t *out, size_t max) {
+    static perfdata_event events[DA_MAX_EVENTS];
+    perfdata_file f;
+    perfdata_cursor c;
+    perfdata_record rec;
+    size_t total = 0, kept = 0, every;
+    if (perfdata_open(&f, p, n, events, DA_MAX_EVENTS, NULL) != PERFDATA_OK) return 0;
+    perfdata_cursor_init(&f, &c);
+    while (perfdata_next_record(&f, &c, &rec, NULL) == PERFDATA_OK) total++;
+    every = total / max + 1;
+    perfdata_cursor_init(&f, &c);
+    for (total = 0; kept < max && perfdata_next_record(&f, &c, &rec, NULL) == PERFDATA_OK; total++)
+        if (total % every == 0) out[kept++] = (size_t)rec.offset;
+    return kept;
+}
+
 static void sweep(const unsigned char *orig, size_t n) {
     static const uint64_t hostile[] = {0, 7, 8, 0xffff, 1ull << 31, 0xffffffffull, ~0ull};
+    static const int widths[] = {2, 4, 8, 8, 8};
+    static const size_t at[] = {6, 0, 8, 16, 24}; /* size, type, first body words (counts) */
+    static size_t recs[256];
     unsigned char *buf = malloc(n ? n : 1);
-    size_t len, stride = n > 65536 ? n / 4096 : 1, i, off;
+    size_t len, stride = n > 16384 ? n / 2048 : 1, i, off, nrec, r;
     int k, w;
-    /* every truncation */
+    /* every truncation (a dense stride on large files) */
     for (len = 0; len <= n; len += stride) { memcpy(buf, orig, len); try_input(buf, len); }
     /* seeded byte and bit flips */
-    for (i = 0; i < 3000 && n; i++) {
+    for (i = 0; i < (n > 65536 ? 1000u : 3000u) && n; i++) {
         memcpy(buf, orig, n);
         off = (size_t)(rng() % n);
         if (i & 1) buf[off] ^= (unsigned char)(1u << (rng() % 8));
         else buf[off] = (unsigned char)rng();
         try_input(buf, n);
     }
-    /* hostile values in the header's fields and at every record's size,
-       type and first body words */
+    /* hostile values in every header field */
     for (off = 0; off + 8 <= n && off < 104; off += 8)
         for (k = 0; k < 7; k++) { memcpy(buf, orig, n); put_le(buf + off, hostile[k], 8); try_input(buf, n); }
-    for (off = 0; off + 24 <= n; off += 8 * (1 + (size_t)(rng() % 16)))
-        for (k = 0; k < 7; k++)
-            for (w = 0; w < 3; w++) {
-                static const int widths[] = {2, 4, 8};
-                static const size_t at[] = {6, 0, 8};
+    /* and in the size, type and count fields of real records */
+    nrec = record_offsets(orig, n, recs, sizeof recs / sizeof recs[0]);
+    for (r = 0; r < nrec; r++)
+        for (w = 0; w < 5; w++) {
+            if (recs[r] + at[w] + (size_t)widths[w] > n) continue;
+            for (k = 0; k < 7; k++) {
                 memcpy(buf, orig, n);
-                put_le(buf + off + at[w], hostile[k], widths[w]);
+                put_le(buf + recs[r] + at[w], hostile[k], widths[w]);
                 try_input(buf, n);
             }
+        }
     free(buf);
 }
 

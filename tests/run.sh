@@ -33,6 +33,15 @@ count "core tests (C, ASan+UBSan)" sh -c "$CC $WARN -g $SAN -I. tests/test_core.
 count "core tests (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -g -I. tests/test_core.c -o $B/test_core_cxx && $B/test_core_cxx"
 count "ABI constants vs <linux/perf_event.h>" sh -c "$CC $WARN -I. tests/test_abi_constants.c -o $B/test_abi && $B/test_abi"
 
+# hostile input: truncations, flips and hostile size/count fields, fully
+# decoded under ASan+UBSan with a hang check
+count "mutation sweep over tests/data (ASan+UBSan)" sh -c "$CC $WARN -g -O1 $SAN -I. tests/mutate.c -o $B/mutate && $B/mutate \$(find tests/data -type f -name '*.data' | sort)"
+if [ -d "$CORPUS" ]; then
+    count "mutation sweep over corpus files under 64 KiB (ASan+UBSan)" sh -c "$B/mutate \$(find $CORPUS -type f -size -64k ! -name '*.xz' ! -name '*.txt' ! -name '*.json' ! -name '*.md' ! -name '*.c' ! -name '*.py' ! -name '*.sh' ! -name '*.tsv' ! -name '*.buildids' ! -name workload | sort)"
+else
+    skip "corpus mutation sweep" "$CORPUS not found"
+fi
+
 # 2. compile gates
 count "header compiles as C99/C11/C17, gcc and clang, -Wshadow" sh -c "for c in gcc clang; do for s in c99 c11 c17; do \$c -std=\$s -Wall -Wextra -Wpedantic -Wshadow -Werror -I. -c tests/compile_impl.c -o $B/impl.o || exit 1; done; done"
 count "header compiles as C++11 and C++20" sh -c "for s in c++11 c++20; do g++ -x c++ -std=\$s -Wall -Wextra -Wpedantic -Werror -I. -c tests/compile_impl.c -o $B/implxx.o || exit 1; clang++ -x c++ -std=\$s -Wall -Wextra -Wpedantic -Werror -I. -c tests/compile_impl.c -o $B/implxx.o || exit 1; done"
