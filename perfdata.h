@@ -837,6 +837,129 @@ PERFDATA_API perfdata_status perfdata_decode_compressed(const perfdata_file *f, 
 PERFDATA_API perfdata_status perfdata_decode_bpf_metadata(const perfdata_file *f, const perfdata_record *rec, perfdata_bpf_metadata *out, perfdata_error *err);
 PERFDATA_API perfdata_status perfdata_decode_schedstat(const perfdata_file *f, const perfdata_record *rec, perfdata_schedstat *out, perfdata_error *err);
 
+/* -------------------------------------------------------------- features */
+/* Decoders for the feature sections (tools/perf/util/header.c write_* and
+   process_*). Each takes the section bytes -- from perfdata_feature_section()
+   in file mode, or perfdata_header_feature.data of a pipe's HEADER_FEATURE
+   record -- and the file's byte order. Lists are validated whole when
+   decoded and then walked in place with a _next() call (state starts at 0;
+   it returns 1 per element, 0 at the end). A truncated or inconsistent
+   section is an error for that section only. */
+
+/* perf's strings: u32 len, then len bytes (NUL-padded); views stop at the NUL. */
+typedef struct perfdata_strlist {
+    uint32_t nr;
+    perfdata_view bytes;      /* the nr strings, validated */
+    int big_endian;
+} perfdata_strlist;
+PERFDATA_API int perfdata_strlist_next(const perfdata_strlist *l, size_t *state, perfdata_view *s);
+
+typedef struct perfdata_feat_nrcpus { uint32_t nr_cpus_available, nr_cpus_online; } perfdata_feat_nrcpus;
+
+typedef struct perfdata_feat_event_desc {  /* EVENT_DESC */
+    uint32_t nr;
+    uint32_t attr_size;
+    perfdata_view bytes;
+    int big_endian;
+} perfdata_feat_event_desc;
+typedef struct perfdata_event_desc_entry {
+    perfdata_attr attr;
+    perfdata_view attr_bytes;
+    perfdata_view name;
+    perfdata_u64s ids;
+} perfdata_event_desc_entry;
+PERFDATA_API int perfdata_event_desc_next(const perfdata_feat_event_desc *d, size_t *state,
+                                          perfdata_event_desc_entry *e);
+
+typedef struct perfdata_feat_cpu_topology {  /* CPU_TOPOLOGY */
+    perfdata_strlist core_siblings;
+    perfdata_strlist thread_siblings;
+    uint32_t nr_cpus;                /* entries in cpu_ids (0 if absent) */
+    perfdata_view cpu_ids;           /* {u32 core_id, u32 socket_id} per cpu */
+    int has_dies;
+    perfdata_strlist die_siblings;
+    perfdata_view die_ids;           /* u32 per cpu */
+    int big_endian;
+} perfdata_feat_cpu_topology;
+/* core_id/socket_id/die_id of cpu i; -1 where absent */
+PERFDATA_API void perfdata_cpu_topology_ids(const perfdata_feat_cpu_topology *t, uint32_t cpu,
+                                            int32_t *core_id, int32_t *socket_id, int32_t *die_id);
+
+typedef struct perfdata_feat_list {      /* any counted list of entries */
+    uint64_t nr;
+    perfdata_view bytes;
+    int big_endian;
+} perfdata_feat_list;
+typedef struct perfdata_numa_node { uint32_t node; uint64_t mem_total, mem_free; perfdata_view cpus; } perfdata_numa_node;
+typedef struct perfdata_pmu_mapping { uint32_t type; perfdata_view name; } perfdata_pmu_mapping;
+typedef struct perfdata_group_desc { perfdata_view name; uint32_t leader_idx, nr_members; } perfdata_group_desc;
+typedef struct perfdata_auxtrace_index_entry { uint64_t file_offset, size; } perfdata_auxtrace_index_entry;
+typedef struct perfdata_cache_level {
+    uint32_t level, line_size, sets, ways;
+    perfdata_view type, size, map;
+} perfdata_cache_level;
+typedef struct perfdata_mem_node { uint64_t node, size, nbits; perfdata_u64s bitmap; } perfdata_mem_node;
+typedef struct perfdata_bpf_btf { uint32_t id; perfdata_view data; } perfdata_bpf_btf;
+typedef struct perfdata_bpf_prog_info {
+    uint32_t info_len, data_len; perfdata_view info, data;
+} perfdata_bpf_prog_info;
+typedef struct perfdata_name_value { perfdata_view name, value; } perfdata_name_value;
+typedef struct perfdata_hybrid_node { perfdata_view pmu_name, cpus; } perfdata_hybrid_node;
+typedef struct perfdata_pmu_caps {       /* one PMU of PMU_CAPS */
+    uint32_t nr_caps;
+    perfdata_feat_list caps;            /* walk with perfdata_name_value_next */
+    perfdata_view pmu_name;
+} perfdata_pmu_caps;
+
+PERFDATA_API int perfdata_numa_node_next(const perfdata_feat_list *l, size_t *state, perfdata_numa_node *e);
+PERFDATA_API int perfdata_pmu_mapping_next(const perfdata_feat_list *l, size_t *state, perfdata_pmu_mapping *e);
+PERFDATA_API int perfdata_group_desc_next(const perfdata_feat_list *l, size_t *state, perfdata_group_desc *e);
+PERFDATA_API int perfdata_auxtrace_index_next(const perfdata_feat_list *l, size_t *state, perfdata_auxtrace_index_entry *e);
+PERFDATA_API int perfdata_cache_level_next(const perfdata_feat_list *l, size_t *state, perfdata_cache_level *e);
+PERFDATA_API int perfdata_mem_node_next(const perfdata_feat_list *l, size_t *state, perfdata_mem_node *e);
+PERFDATA_API int perfdata_bpf_btf_next(const perfdata_feat_list *l, size_t *state, perfdata_bpf_btf *e);
+PERFDATA_API int perfdata_bpf_prog_info_next(const perfdata_feat_list *l, size_t *state, perfdata_bpf_prog_info *e);
+PERFDATA_API int perfdata_name_value_next(const perfdata_feat_list *l, size_t *state, perfdata_name_value *e);
+PERFDATA_API int perfdata_hybrid_node_next(const perfdata_feat_list *l, size_t *state, perfdata_hybrid_node *e);
+PERFDATA_API int perfdata_pmu_caps_next(const perfdata_feat_list *l, size_t *state, perfdata_pmu_caps *e);
+
+typedef struct perfdata_feat_cache { uint32_t version; perfdata_feat_list levels; } perfdata_feat_cache;
+typedef struct perfdata_feat_mem_topology { uint64_t version, block_size; perfdata_feat_list nodes; } perfdata_feat_mem_topology;
+typedef struct perfdata_feat_compressed { uint32_t version, type, level, ratio, mmap_len; } perfdata_feat_compressed;
+typedef struct perfdata_feat_clock_data {
+    uint32_t version, clockid; uint64_t wall_clock_ns, clockid_time_ns;
+} perfdata_feat_clock_data;
+typedef struct perfdata_feat_e_machine { uint32_t e_machine, e_flags; } perfdata_feat_e_machine;
+
+/* Fixed-layout sections. */
+PERFDATA_API perfdata_status perfdata_decode_feat_nrcpus(perfdata_view sec, int big_endian, perfdata_feat_nrcpus *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_u64(perfdata_view sec, int big_endian, uint64_t *out, perfdata_error *err); /* TOTAL_MEM, CLOCKID, DIR_FORMAT, CLN_SIZE */
+PERFDATA_API perfdata_status perfdata_decode_feat_sample_time(perfdata_view sec, int big_endian, uint64_t *first, uint64_t *last, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_compressed(perfdata_view sec, int big_endian, perfdata_feat_compressed *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_clock_data(perfdata_view sec, int big_endian, perfdata_feat_clock_data *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_e_machine(perfdata_view sec, int big_endian, perfdata_feat_e_machine *out, perfdata_error *err);
+/* Strings and lists. */
+PERFDATA_API perfdata_status perfdata_decode_feat_string(perfdata_view sec, int big_endian, perfdata_view *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_strlist(perfdata_view sec, int big_endian, perfdata_strlist *out, perfdata_error *err); /* CMDLINE */
+PERFDATA_API perfdata_status perfdata_decode_feat_event_desc(perfdata_view sec, int big_endian, perfdata_feat_event_desc *out, perfdata_error *err);
+/* nr_cpus: NRCPUS' nr_cpus_available (the per-cpu ids are optional). */
+PERFDATA_API perfdata_status perfdata_decode_feat_cpu_topology(perfdata_view sec, int big_endian, uint32_t nr_cpus, perfdata_feat_cpu_topology *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_numa_topology(perfdata_view sec, int big_endian, perfdata_feat_list *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_pmu_mappings(perfdata_view sec, int big_endian, perfdata_feat_list *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_group_desc(perfdata_view sec, int big_endian, perfdata_feat_list *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_auxtrace(perfdata_view sec, int big_endian, perfdata_feat_list *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_cache(perfdata_view sec, int big_endian, perfdata_feat_cache *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_mem_topology(perfdata_view sec, int big_endian, perfdata_feat_mem_topology *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_bpf_prog_info(perfdata_view sec, int big_endian, perfdata_feat_list *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_bpf_btf(perfdata_view sec, int big_endian, perfdata_feat_list *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_cpu_pmu_caps(perfdata_view sec, int big_endian, perfdata_feat_list *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_hybrid_topology(perfdata_view sec, int big_endian, perfdata_feat_list *out, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_decode_feat_pmu_caps(perfdata_view sec, int big_endian, perfdata_feat_list *out, perfdata_error *err);
+/* BUILD_ID: a sequence of HEADER_BUILD_ID records. */
+PERFDATA_API int perfdata_build_id_next(perfdata_view sec, int big_endian, size_t *state, perfdata_build_id *out);
+
+PERFDATA_API const char *perfdata_feature_name(unsigned feature);
+
 #ifdef __cplusplus
 }
 #endif
@@ -2473,6 +2596,401 @@ PERFDATA_DEF perfdata_status perfdata_decode_schedstat(const perfdata_file *f, c
     if (rec->type == PERFDATA_RECORD_SCHEDSTAT_CPU) o->domain = 0;
     o->counters = perfdata__rd_u64s(&r, (r.n - r.pos) / 8);
     PERFDATA__END();
+}
+
+/* ---------------------------------------------------------- features */
+
+PERFDATA_DEF const char *perfdata_feature_name(unsigned feature) {
+    static const char *const names[] = {
+        "RESERVED", "TRACING_DATA", "BUILD_ID", "HOSTNAME", "OSRELEASE", "VERSION", "ARCH", "NRCPUS",
+        "CPUDESC", "CPUID", "TOTAL_MEM", "CMDLINE", "EVENT_DESC", "CPU_TOPOLOGY", "NUMA_TOPOLOGY",
+        "BRANCH_STACK", "PMU_MAPPINGS", "GROUP_DESC", "AUXTRACE", "STAT", "CACHE", "SAMPLE_TIME",
+        "MEM_TOPOLOGY", "CLOCKID", "DIR_FORMAT", "BPF_PROG_INFO", "BPF_BTF", "COMPRESSED", "CPU_PMU_CAPS",
+        "CLOCK_DATA", "HYBRID_TOPOLOGY", "PMU_CAPS", "CPU_DOMAIN_INFO", "E_MACHINE", "CLN_SIZE"};
+    if (feature < sizeof names / sizeof names[0]) return names[feature];
+    return "UNKNOWN";
+}
+
+/* A perf string: u32 len, len bytes; the view stops at the first NUL. */
+PERFDATA__PRIVATE perfdata_view perfdata__rd_pstring(perfdata__rd *r) {
+    uint32_t len = perfdata__rd32(r);
+    return perfdata__view_cstr(perfdata__rd_bytes(r, len));
+}
+
+PERFDATA__PRIVATE perfdata_status perfdata__feat_fail(perfdata_view sec, const perfdata__rd *r, perfdata_error *err,
+                                                      const char *msg) {
+    return perfdata__fail(err, PERFDATA_ERR_TRUNCATED, sec.offset + (r ? r->pos : 0), 0, msg);
+}
+
+PERFDATA_DEF int perfdata_strlist_next(const perfdata_strlist *l, size_t *state, perfdata_view *s) {
+    perfdata__rd r = perfdata__rd_view(l->bytes, l->big_endian);
+    if (*state >= l->bytes.n) return 0;
+    r.pos = *state;
+    *s = perfdata__rd_pstring(&r);
+    if (r.overrun) return 0;
+    *state = r.pos;
+    return 1;
+}
+
+/* Reads a strlist at r (u32 nr, then nr strings), validating all of it. */
+PERFDATA__PRIVATE void perfdata__rd_strlist(perfdata__rd *r, perfdata_strlist *l) {
+    uint32_t i;
+    size_t start;
+    l->big_endian = r->big;
+    l->nr = perfdata__rd32(r);
+    start = r->pos;
+    for (i = 0; i < l->nr && !r->overrun; i++) perfdata__rd_pstring(r);
+    l->bytes.p = r->p + start;
+    l->bytes.n = r->pos - start;
+    l->bytes.offset = r->offset + start;
+    if (r->overrun) { l->nr = 0; l->bytes.n = 0; }
+}
+
+/* The generic counted list: `count_width` 4 or 8 bytes of count, then
+   entries each read by `entry` (which must consume at least one byte). */
+typedef void (*perfdata__entry_fn)(perfdata__rd *r, void *out);
+
+PERFDATA__PRIVATE perfdata_status perfdata__rd_list(perfdata__rd *r, int count_width, perfdata__entry_fn entry,
+                                                    void *scratch, perfdata_feat_list *out) {
+    uint64_t i;
+    size_t start;
+    out->big_endian = r->big;
+    out->nr = count_width == 8 ? perfdata__rd64(r) : perfdata__rd32(r);
+    start = r->pos;
+    for (i = 0; i < out->nr && !r->overrun; i++) entry(r, scratch);
+    out->bytes.p = r->p + start;
+    out->bytes.n = r->overrun ? 0 : r->pos - start;
+    out->bytes.offset = r->offset + start;
+    if (r->overrun) { out->nr = 0; return PERFDATA_ERR_TRUNCATED; }
+    return PERFDATA_OK;
+}
+
+PERFDATA__PRIVATE int perfdata__list_next(const perfdata_feat_list *l, size_t *state, perfdata__entry_fn entry, void *out) {
+    perfdata__rd r = perfdata__rd_view(l->bytes, l->big_endian);
+    if (*state >= l->bytes.n) return 0;
+    r.pos = *state;
+    entry(&r, out);
+    if (r.overrun) return 0;
+    *state = r.pos;
+    return 1;
+}
+
+PERFDATA__PRIVATE void perfdata__e_numa(perfdata__rd *r, void *o) {
+    perfdata_numa_node *e = (perfdata_numa_node *)o;
+    e->node = perfdata__rd32(r);
+    e->mem_total = perfdata__rd64(r);
+    e->mem_free = perfdata__rd64(r);
+    e->cpus = perfdata__rd_pstring(r);
+}
+PERFDATA__PRIVATE void perfdata__e_pmu_mapping(perfdata__rd *r, void *o) {
+    perfdata_pmu_mapping *e = (perfdata_pmu_mapping *)o;
+    e->type = perfdata__rd32(r);
+    e->name = perfdata__rd_pstring(r);
+}
+PERFDATA__PRIVATE void perfdata__e_group_desc(perfdata__rd *r, void *o) {
+    perfdata_group_desc *e = (perfdata_group_desc *)o;
+    e->name = perfdata__rd_pstring(r);
+    e->leader_idx = perfdata__rd32(r);
+    e->nr_members = perfdata__rd32(r);
+}
+PERFDATA__PRIVATE void perfdata__e_auxtrace(perfdata__rd *r, void *o) {
+    perfdata_auxtrace_index_entry *e = (perfdata_auxtrace_index_entry *)o;
+    e->file_offset = perfdata__rd64(r);
+    e->size = perfdata__rd64(r);
+}
+PERFDATA__PRIVATE void perfdata__e_cache(perfdata__rd *r, void *o) {
+    perfdata_cache_level *e = (perfdata_cache_level *)o;
+    e->level = perfdata__rd32(r);
+    e->line_size = perfdata__rd32(r);
+    e->sets = perfdata__rd32(r);
+    e->ways = perfdata__rd32(r);
+    e->type = perfdata__rd_pstring(r);
+    e->size = perfdata__rd_pstring(r);
+    e->map = perfdata__rd_pstring(r);
+}
+PERFDATA__PRIVATE void perfdata__e_mem_node(perfdata__rd *r, void *o) {
+    perfdata_mem_node *e = (perfdata_mem_node *)o;
+    e->node = perfdata__rd64(r);
+    e->size = perfdata__rd64(r);
+    e->nbits = perfdata__rd64(r);
+    e->bitmap = perfdata__rd_u64s(r, e->nbits / 64 + ((e->nbits % 64) != 0));
+}
+PERFDATA__PRIVATE void perfdata__e_bpf_btf(perfdata__rd *r, void *o) {
+    perfdata_bpf_btf *e = (perfdata_bpf_btf *)o;
+    e->id = perfdata__rd32(r);
+    e->data = perfdata__rd_bytes(r, perfdata__rd32(r));
+}
+/* perf_bpil: u32 info_len, u32 data_len, u64 arrays, info, data */
+PERFDATA__PRIVATE void perfdata__e_bpf_prog_info(perfdata__rd *r, void *o) {
+    perfdata_bpf_prog_info *e = (perfdata_bpf_prog_info *)o;
+    e->info_len = perfdata__rd32(r);
+    e->data_len = perfdata__rd32(r);
+    perfdata__rd64(r);
+    e->info = perfdata__rd_bytes(r, e->info_len);
+    e->data = perfdata__rd_bytes(r, e->data_len);
+}
+PERFDATA__PRIVATE void perfdata__e_name_value(perfdata__rd *r, void *o) {
+    perfdata_name_value *e = (perfdata_name_value *)o;
+    e->name = perfdata__rd_pstring(r);
+    e->value = perfdata__rd_pstring(r);
+}
+PERFDATA__PRIVATE void perfdata__e_hybrid(perfdata__rd *r, void *o) {
+    perfdata_hybrid_node *e = (perfdata_hybrid_node *)o;
+    e->pmu_name = perfdata__rd_pstring(r);
+    e->cpus = perfdata__rd_pstring(r);
+}
+PERFDATA__PRIVATE void perfdata__e_pmu_caps(perfdata__rd *r, void *o) {
+    perfdata_pmu_caps *e = (perfdata_pmu_caps *)o;
+    perfdata_name_value nv;
+    /* u32 nr_caps, {name, value} x nr_caps, then the PMU's name */
+    perfdata__rd_list(r, 4, perfdata__e_name_value, &nv, &e->caps);
+    e->nr_caps = (uint32_t)e->caps.nr;
+    e->pmu_name = perfdata__rd_pstring(r);
+}
+
+#define PERFDATA__NEXT(fn, type, entry)                                                     \
+    PERFDATA_DEF int fn(const perfdata_feat_list *l, size_t *state, type *e) {              \
+        return perfdata__list_next(l, state, entry, e);                                     \
+    }
+PERFDATA__NEXT(perfdata_numa_node_next, perfdata_numa_node, perfdata__e_numa)
+PERFDATA__NEXT(perfdata_pmu_mapping_next, perfdata_pmu_mapping, perfdata__e_pmu_mapping)
+PERFDATA__NEXT(perfdata_group_desc_next, perfdata_group_desc, perfdata__e_group_desc)
+PERFDATA__NEXT(perfdata_auxtrace_index_next, perfdata_auxtrace_index_entry, perfdata__e_auxtrace)
+PERFDATA__NEXT(perfdata_cache_level_next, perfdata_cache_level, perfdata__e_cache)
+PERFDATA__NEXT(perfdata_mem_node_next, perfdata_mem_node, perfdata__e_mem_node)
+PERFDATA__NEXT(perfdata_bpf_btf_next, perfdata_bpf_btf, perfdata__e_bpf_btf)
+PERFDATA__NEXT(perfdata_bpf_prog_info_next, perfdata_bpf_prog_info, perfdata__e_bpf_prog_info)
+PERFDATA__NEXT(perfdata_name_value_next, perfdata_name_value, perfdata__e_name_value)
+PERFDATA__NEXT(perfdata_hybrid_node_next, perfdata_hybrid_node, perfdata__e_hybrid)
+PERFDATA__NEXT(perfdata_pmu_caps_next, perfdata_pmu_caps, perfdata__e_pmu_caps)
+#undef PERFDATA__NEXT
+
+/* One decoder per counted-list feature: the count's width and the entry. */
+#define PERFDATA__LIST_FEATURE(fn, width, type, entry, what)                                          \
+    PERFDATA_DEF perfdata_status fn(perfdata_view sec, int big, perfdata_feat_list *out, perfdata_error *err) { \
+        perfdata__rd r = perfdata__rd_view(sec, big);                                                  \
+        type scratch;                                                                                  \
+        if (perfdata__rd_list(&r, width, entry, &scratch, out) != PERFDATA_OK)                         \
+            return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG(what));                             \
+        return perfdata__ok(err);                                                                      \
+    }
+PERFDATA__LIST_FEATURE(perfdata_decode_feat_numa_topology, 4, perfdata_numa_node, perfdata__e_numa, "NUMA_TOPOLOGY section truncated")
+PERFDATA__LIST_FEATURE(perfdata_decode_feat_pmu_mappings, 4, perfdata_pmu_mapping, perfdata__e_pmu_mapping, "PMU_MAPPINGS section truncated")
+PERFDATA__LIST_FEATURE(perfdata_decode_feat_group_desc, 4, perfdata_group_desc, perfdata__e_group_desc, "GROUP_DESC section truncated")
+PERFDATA__LIST_FEATURE(perfdata_decode_feat_auxtrace, 8, perfdata_auxtrace_index_entry, perfdata__e_auxtrace, "AUXTRACE section truncated")
+PERFDATA__LIST_FEATURE(perfdata_decode_feat_bpf_prog_info, 4, perfdata_bpf_prog_info, perfdata__e_bpf_prog_info, "BPF_PROG_INFO section truncated")
+PERFDATA__LIST_FEATURE(perfdata_decode_feat_bpf_btf, 4, perfdata_bpf_btf, perfdata__e_bpf_btf, "BPF_BTF section truncated")
+PERFDATA__LIST_FEATURE(perfdata_decode_feat_cpu_pmu_caps, 4, perfdata_name_value, perfdata__e_name_value, "CPU_PMU_CAPS section truncated")
+PERFDATA__LIST_FEATURE(perfdata_decode_feat_hybrid_topology, 4, perfdata_hybrid_node, perfdata__e_hybrid, "HYBRID_TOPOLOGY section truncated")
+PERFDATA__LIST_FEATURE(perfdata_decode_feat_pmu_caps, 4, perfdata_pmu_caps, perfdata__e_pmu_caps, "PMU_CAPS section truncated")
+#undef PERFDATA__LIST_FEATURE
+
+PERFDATA_DEF perfdata_status perfdata_decode_feat_cache(perfdata_view sec, int big, perfdata_feat_cache *out, perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(sec, big);
+    perfdata_cache_level scratch;
+    out->version = perfdata__rd32(&r);
+    if (perfdata__rd_list(&r, 4, perfdata__e_cache, &scratch, &out->levels) != PERFDATA_OK)
+        return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("CACHE section truncated"));
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_feat_mem_topology(perfdata_view sec, int big, perfdata_feat_mem_topology *out,
+                                                        perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(sec, big);
+    perfdata_mem_node scratch;
+    out->version = perfdata__rd64(&r);
+    out->block_size = perfdata__rd64(&r);
+    if (perfdata__rd_list(&r, 8, perfdata__e_mem_node, &scratch, &out->nodes) != PERFDATA_OK)
+        return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("MEM_TOPOLOGY section truncated"));
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_feat_string(perfdata_view sec, int big, perfdata_view *out, perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(sec, big);
+    *out = perfdata__rd_pstring(&r);
+    if (r.overrun) return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("string feature truncated"));
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_feat_strlist(perfdata_view sec, int big, perfdata_strlist *out, perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(sec, big);
+    perfdata__rd_strlist(&r, out);
+    if (r.overrun) return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("string list truncated"));
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_feat_nrcpus(perfdata_view sec, int big, perfdata_feat_nrcpus *out, perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(sec, big);
+    out->nr_cpus_available = perfdata__rd32(&r); /* written first, whatever the doc says */
+    out->nr_cpus_online = perfdata__rd32(&r);
+    if (r.overrun) return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("NRCPUS section truncated"));
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_feat_u64(perfdata_view sec, int big, uint64_t *out, perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(sec, big);
+    *out = perfdata__rd64(&r);
+    if (r.overrun) return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("u64 feature truncated"));
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_feat_sample_time(perfdata_view sec, int big, uint64_t *first, uint64_t *last,
+                                                       perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(sec, big);
+    *first = perfdata__rd64(&r);
+    *last = perfdata__rd64(&r);
+    if (r.overrun) return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("SAMPLE_TIME section truncated"));
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_feat_compressed(perfdata_view sec, int big, perfdata_feat_compressed *out,
+                                                      perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(sec, big);
+    out->version = perfdata__rd32(&r);
+    out->type = perfdata__rd32(&r);
+    out->level = perfdata__rd32(&r);
+    out->ratio = perfdata__rd32(&r);
+    out->mmap_len = perfdata__rd32(&r);
+    if (r.overrun) return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("COMPRESSED section truncated"));
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_feat_clock_data(perfdata_view sec, int big, perfdata_feat_clock_data *out,
+                                                      perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(sec, big);
+    out->version = perfdata__rd32(&r);
+    out->clockid = perfdata__rd32(&r);
+    out->wall_clock_ns = perfdata__rd64(&r);
+    out->clockid_time_ns = perfdata__rd64(&r);
+    if (r.overrun) return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("CLOCK_DATA section truncated"));
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_feat_e_machine(perfdata_view sec, int big, perfdata_feat_e_machine *out,
+                                                     perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(sec, big);
+    out->e_machine = perfdata__rd32(&r);
+    out->e_flags = perfdata__rd32(&r);
+    if (r.overrun) return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("E_MACHINE section truncated"));
+    return perfdata__ok(err);
+}
+
+/* EVENT_DESC: u32 nr, u32 attr_size, then per event attr[attr_size], u32
+   nr_ids, string name, u64 ids[nr_ids]. The attr is read as far as both
+   its own size and attr_size allow, as perf does. */
+PERFDATA__PRIVATE void perfdata__e_event_desc(perfdata__rd *r, uint32_t attr_size, perfdata_event_desc_entry *e) {
+    uint32_t nids;
+    perfdata_view av = perfdata__rd_bytes(r, attr_size);
+    e->attr_bytes = av;
+    if (!r->overrun) {
+        if (av.n >= 8 && perfdata__ld32(av.p + 4, r->big) > av.n) {
+            /* attr.size beyond attr_size: read what the section holds */
+            perfdata__zero_attr(&e->attr);
+            if (av.n >= PERFDATA_ATTR_SIZE_VER0) {
+                unsigned char tmp[PERFDATA_ATTR_SIZE_VER9];
+                size_t i, n = av.n < sizeof tmp ? av.n : sizeof tmp;
+                perfdata_view tv;
+                for (i = 0; i < n; i++) tmp[i] = av.p[i];
+                /* rewrite the size field in the copy, in the file's order */
+                for (i = 0; i < 4; i++) tmp[4 + i] = (unsigned char)(r->big ? (n >> (8 * (3 - i))) : (n >> (8 * i)));
+                tv.p = tmp; tv.n = n; tv.offset = av.offset;
+                perfdata_decode_attr(tv, r->big, &e->attr, 0);
+            }
+        } else if (perfdata_decode_attr(av, r->big, &e->attr, 0) != PERFDATA_OK) {
+            perfdata__zero_attr(&e->attr);
+        }
+    }
+    nids = perfdata__rd32(r);
+    e->name = perfdata__rd_pstring(r);
+    e->ids = perfdata__rd_u64s(r, nids);
+}
+
+PERFDATA_DEF int perfdata_event_desc_next(const perfdata_feat_event_desc *d, size_t *state, perfdata_event_desc_entry *e) {
+    perfdata__rd r = perfdata__rd_view(d->bytes, d->big_endian);
+    if (*state >= d->bytes.n) return 0;
+    r.pos = *state;
+    perfdata__e_event_desc(&r, d->attr_size, e);
+    if (r.overrun) return 0;
+    *state = r.pos;
+    return 1;
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_feat_event_desc(perfdata_view sec, int big, perfdata_feat_event_desc *out,
+                                                      perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(sec, big);
+    perfdata_event_desc_entry e;
+    uint32_t i;
+    size_t start;
+    out->big_endian = big;
+    out->nr = perfdata__rd32(&r);
+    out->attr_size = perfdata__rd32(&r);
+    start = r.pos;
+    out->bytes.p = sec.p + start; out->bytes.n = 0; out->bytes.offset = sec.offset + start;
+    if (!r.overrun && out->attr_size < PERFDATA_ATTR_SIZE_VER0)
+        return perfdata__fail(err, PERFDATA_ERR_MALFORMED, sec.offset + 4, 0, PERFDATA__MSG("EVENT_DESC attr size below 64"));
+    for (i = 0; i < out->nr && !r.overrun; i++) perfdata__e_event_desc(&r, out->attr_size, &e);
+    if (r.overrun) { out->nr = 0; return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("EVENT_DESC section truncated")); }
+    out->bytes.n = r.pos - start;
+    return perfdata__ok(err);
+}
+
+/* CPU_TOPOLOGY: core and thread sibling lists, then (perf 4.x+) core and
+   socket id per cpu, then (perf 5.x+) die siblings and die ids; the tails
+   are recognised by the bytes left, as perf does. */
+PERFDATA_DEF perfdata_status perfdata_decode_feat_cpu_topology(perfdata_view sec, int big, uint32_t nr_cpus,
+                                                        perfdata_feat_cpu_topology *out, perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(sec, big);
+    out->big_endian = big;
+    out->nr_cpus = 0;
+    out->has_dies = 0;
+    out->cpu_ids.p = sec.p; out->cpu_ids.n = 0; out->cpu_ids.offset = sec.offset;
+    out->die_ids = out->cpu_ids;
+    out->die_siblings.nr = 0; out->die_siblings.bytes = out->cpu_ids; out->die_siblings.big_endian = big;
+    perfdata__rd_strlist(&r, &out->core_siblings);
+    perfdata__rd_strlist(&r, &out->thread_siblings);
+    if (r.overrun) return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("CPU_TOPOLOGY section truncated"));
+    if (nr_cpus && (r.n - r.pos) / 8 >= nr_cpus) {
+        out->cpu_ids = perfdata__rd_array(&r, nr_cpus, 8);
+        out->nr_cpus = nr_cpus;
+        if (r.n > r.pos) {
+            perfdata__rd_strlist(&r, &out->die_siblings);
+            out->die_ids = perfdata__rd_array(&r, nr_cpus, 4);
+            if (r.overrun) return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("CPU_TOPOLOGY die ids truncated"));
+            out->has_dies = 1;
+        }
+    }
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF void perfdata_cpu_topology_ids(const perfdata_feat_cpu_topology *t, uint32_t cpu, int32_t *core_id,
+                                            int32_t *socket_id, int32_t *die_id) {
+    *core_id = *socket_id = *die_id = -1;
+    if (cpu < t->nr_cpus && (size_t)cpu < t->cpu_ids.n / 8) {
+        *core_id = (int32_t)perfdata__ld32(t->cpu_ids.p + 8 * (size_t)cpu, t->big_endian);
+        *socket_id = (int32_t)perfdata__ld32(t->cpu_ids.p + 8 * (size_t)cpu + 4, t->big_endian);
+    }
+    if (t->has_dies && (size_t)cpu < t->die_ids.n / 4)
+        *die_id = (int32_t)perfdata__ld32(t->die_ids.p + 4 * (size_t)cpu, t->big_endian);
+}
+
+/* BUILD_ID: HEADER_BUILD_ID records back to back, each sized by its header. */
+PERFDATA_DEF int perfdata_build_id_next(perfdata_view sec, int big, size_t *state, perfdata_build_id *out) {
+    perfdata_record rec;
+    uint16_t size;
+    if (*state >= sec.n || sec.n - *state < 8) return 0;
+    size = perfdata__ld16(sec.p + *state + 6, big);
+    if (size < 8 || size > sec.n - *state) return 0;
+    rec.type = PERFDATA_RECORD_HEADER_BUILD_ID;
+    rec.misc = perfdata__ld16(sec.p + *state + 4, big);
+    rec.size = size;
+    rec.offset = sec.offset + *state;
+    rec.bytes.p = sec.p + *state; rec.bytes.n = size; rec.bytes.offset = rec.offset;
+    rec.body.p = rec.bytes.p + 8; rec.body.n = (size_t)size - 8; rec.body.offset = rec.offset + 8;
+    rec.extra.p = rec.bytes.p + size; rec.extra.n = 0; rec.extra.offset = rec.offset + size;
+    rec.big_endian = big;
+    if (perfdata_decode_build_id(0, &rec, out, 0) != PERFDATA_OK) return 0;
+    *state += size;
+    return 1;
 }
 
 #undef PERFDATA__BEGIN
