@@ -426,6 +426,9 @@ typedef struct perfdata_event {
     perfdata_view attr_bytes;  /* the attr as stored in the file */
     perfdata_u64s ids;
     uint64_t sample_id_size;   /* bytes of the sample_id_all trailer, 0 if none */
+    perfdata_view name;        /* from EVENT_DESC or an EVENT_UPDATE record;
+                                  empty if neither named it (see
+                                  perfdata_event_name) */
 } perfdata_event;
 
 /* One entry of the caller-supplied id index. */
@@ -521,6 +524,7 @@ typedef struct perfdata_cursor {
     size_t pos;
     int big_endian;
     int register_attrs;     /* add HEADER_ATTR records to the file's events */
+    int update_events;      /* apply EVENT_UPDATE names and pipe EVENT_DESC */
     perfdata_status stopped; /* OK while walking, else END or the error */
     perfdata_error error;
 } perfdata_cursor;
@@ -538,6 +542,13 @@ PERFDATA_API perfdata_status perfdata_add_event(perfdata_file *f, const perfdata
                                                 perfdata_error *err);
 
 PERFDATA_API const char *perfdata_record_name(uint32_t type);
+
+/* The name perf shows for event `event`, NUL-terminated in buf (truncated
+   to len-1): the EVENT_DESC name, overridden by EVENT_UPDATE NAME records
+   the file's cursor has passed, else built from type and config with perf's
+   modifiers (e.g. "cycles:u", "cpu-clock:ppp", "L1-dcache-load-misses",
+   "r1234", "mem:0x1000:rw"). Returns buf. */
+PERFDATA_API const char *perfdata_event_name(const perfdata_file *f, size_t event, char *buf, size_t len);
 
 /* The event a record belongs to (perf's rules: IDENTIFIER, else the ID
    position shared by every event, else the only event). Returns the event
@@ -1405,6 +1416,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__add_event(perfdata_file *f, perfdata
     e->attr_bytes.n = e->attr.size ? e->attr.size : PERFDATA_ATTR_SIZE_VER0;
     e->ids = ids;
     e->sample_id_size = perfdata__trailer_size(&e->attr);
+    e->name.p = attr_bytes.p; e->name.n = 0; e->name.offset = attr_bytes.offset;
     f->nr_events++;
     perfdata__events_changed(f);
     if (f->id_index) {
@@ -1525,6 +1537,36 @@ PERFDATA__PRIVATE perfdata_status perfdata__open_file_mode(perfdata_file *f, siz
     return perfdata__read_attrs(f, count_only, err);
 }
 
+/* Names from an EVENT_DESC section: perf gives each entry's name to the
+   event that owns its first id (evlist__set_event_name), never replacing a
+   name. An entry without ids names the event at its own index. */
+PERFDATA__PRIVATE void perfdata__names_from_event_desc(perfdata_file *f, perfdata_view sec) {
+    perfdata_feat_event_desc d;
+    perfdata_event_desc_entry e;
+    size_t state = 0, i = 0;
+    if (perfdata_decode_feat_event_desc(sec, (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0, &d, 0) != PERFDATA_OK) return;
+    for (; perfdata_event_desc_next(&d, &state, &e); i++) {
+        long ev = e.ids.count ? perfdata_find_event(f, perfdata_u64s_at(&e.ids, 0)) : (long)i;
+        if (ev >= 0 && (size_t)ev < f->nr_events && f->events[ev].name.n == 0) f->events[ev].name = e.name;
+    }
+}
+
+/* EVENT_UPDATE NAME renames an event (perf_event__process_event_update);
+   a pipe's EVENT_DESC arrives as a HEADER_FEATURE record. */
+PERFDATA__PRIVATE void perfdata__update_names(perfdata_file *f, const perfdata_record *rec) {
+    if (rec->type == PERFDATA_RECORD_EVENT_UPDATE) {
+        perfdata_event_update u;
+        long ev;
+        if (perfdata_decode_event_update(f, rec, &u, 0) != PERFDATA_OK || u.type != PERFDATA_EVENT_UPDATE_NAME) return;
+        ev = perfdata_find_event(f, u.id);
+        if (ev >= 0) f->events[ev].name = u.text;
+    } else if (rec->type == PERFDATA_RECORD_HEADER_FEATURE) {
+        perfdata_header_feature hf;
+        if (perfdata_decode_header_feature(f, rec, &hf, 0) == PERFDATA_OK && hf.feat_id == PERFDATA_FEAT_EVENT_DESC)
+            perfdata__names_from_event_desc(f, hf.data);
+    }
+}
+
 PERFDATA__PRIVATE perfdata_status perfdata__open(perfdata_file *f, const void *data, size_t size,
                                                  perfdata_event *events, size_t cap, size_t *count_only,
                                                  perfdata_error *err) {
@@ -1571,6 +1613,11 @@ PERFDATA__PRIVATE perfdata_status perfdata__open(perfdata_file *f, const void *d
     }
     st = perfdata__open_file_mode(f, count_only, err);
     if (st != PERFDATA_OK) return st;
+    if (!count_only && perfdata_has_feature(f, PERFDATA_FEAT_EVENT_DESC)) {
+        perfdata_view sec;
+        if (perfdata_feature_section(f, PERFDATA_FEAT_EVENT_DESC, &sec, 0) == PERFDATA_OK)
+            perfdata__names_from_event_desc(f, sec);
+    }
     return perfdata__ok(err);
 }
 
@@ -1651,6 +1698,7 @@ PERFDATA_DEF void perfdata_cursor_init_range(perfdata_cursor *c, const void *byt
     c->pos = 0;
     c->big_endian = big_endian;
     c->register_attrs = 0;
+    c->update_events = 0;
     c->stopped = PERFDATA_OK;
     c->error.code = PERFDATA_OK;
     c->error.offset = 0;
@@ -1665,6 +1713,7 @@ PERFDATA_DEF void perfdata_cursor_init(perfdata_file *f, perfdata_cursor *c) {
     if (f->flags & PERFDATA_FILE_DATA_SIZE_ZERO) n = 0;
     if (!perfdata__fits(f->buffer.n, off, n)) { off = 0; n = 0; }
     perfdata_cursor_init_range(c, f->buffer.p + off, (size_t)n, off, (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
+    c->update_events = 1;
     if (f->flags & PERFDATA_FILE_PIPE) {
         /* Pipe attrs live only in the stream: a new pass starts afresh. */
         c->register_attrs = 1;
@@ -1740,6 +1789,7 @@ PERFDATA_DEF perfdata_status perfdata_next_record(perfdata_file *f, perfdata_cur
         }
         if (st != PERFDATA_OK) return st; /* a bad attr record: reported, skippable */
     }
+    if (c->update_events) perfdata__update_names(f, rec);
     return perfdata__ok(err);
 }
 
@@ -2991,6 +3041,130 @@ PERFDATA_DEF int perfdata_build_id_next(perfdata_view sec, int big, size_t *stat
     if (perfdata_decode_build_id(0, &rec, out, 0) != PERFDATA_OK) return 0;
     *state += size;
     return 1;
+}
+
+/* ------------------------------------------------------- event names */
+
+typedef struct perfdata__str { char *buf; size_t len, pos; } perfdata__str;
+
+PERFDATA__PRIVATE void perfdata__puts(perfdata__str *s, const char *t) {
+    for (; *t; t++)
+        if (s->pos + 1 < s->len) s->buf[s->pos++] = *t;
+    if (s->len) s->buf[s->pos < s->len ? s->pos : s->len - 1] = 0;
+}
+PERFDATA__PRIVATE void perfdata__putc(perfdata__str *s, char c) {
+    char t[2];
+    t[0] = c; t[1] = 0;
+    perfdata__puts(s, t);
+}
+PERFDATA__PRIVATE void perfdata__puthex(perfdata__str *s, uint64_t v) {
+    char t[17];
+    int i = 16;
+    t[16] = 0;
+    do { t[--i] = "0123456789abcdef"[v & 15]; v >>= 4; } while (v);
+    perfdata__puts(s, t + i);
+}
+PERFDATA__PRIVATE void perfdata__putdec(perfdata__str *s, uint64_t v) {
+    char t[21];
+    int i = 20;
+    t[20] = 0;
+    do { t[--i] = (char)('0' + v % 10); v /= 10; } while (v);
+    perfdata__puts(s, t + i);
+}
+
+/* perf's evsel__add_modifiers: ":kuh" for what is not excluded when
+   something is, "p" per precise level, and "H"/"G" when host or guest is
+   excluded other than by default. */
+PERFDATA__PRIVATE void perfdata__modifiers(perfdata__str *s, const perfdata_attr *a) {
+    int colon = 0, exclude_guest_default = 0;
+    unsigned p = perfdata_attr_precise_ip(a);
+#define PERFDATA__MOD(flag, c)                                   \
+    do {                                                         \
+        if (!(a->flags & (flag))) {                              \
+            if (!colon) { perfdata__putc(s, ':'); colon = 1; }   \
+            perfdata__putc(s, c);                                \
+        }                                                        \
+    } while (0)
+    if (a->flags & (PERFDATA_ATTR_FLAG_EXCLUDE_KERNEL | PERFDATA_ATTR_FLAG_EXCLUDE_USER | PERFDATA_ATTR_FLAG_EXCLUDE_HV)) {
+        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_KERNEL, 'k');
+        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_USER, 'u');
+        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_HV, 'h');
+        exclude_guest_default = 1;
+    }
+    if (p) {
+        if (!colon) { perfdata__putc(s, ':'); colon = 1; }
+        while (p--) perfdata__putc(s, 'p');
+        exclude_guest_default = 1;
+    }
+    if ((a->flags & PERFDATA_ATTR_FLAG_EXCLUDE_HOST) ||
+        ((a->flags & PERFDATA_ATTR_FLAG_EXCLUDE_GUEST) != 0) == exclude_guest_default) {
+        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_HOST, 'H');
+        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_GUEST, 'G');
+    }
+#undef PERFDATA__MOD
+}
+
+/* perf's hw cache names: type-op-result from the first alias of each,
+   "invalid-cache" for combinations perf rejects. */
+PERFDATA__PRIVATE void perfdata__hw_cache_name(perfdata__str *s, uint64_t config) {
+    static const char *const types[] = {"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node"};
+    static const char *const ops[] = {"load", "store", "prefetch"};
+    static const char *const results[] = {"refs", "misses"};
+    /* evsel__hw_cache_stat: which ops each type supports (load 1, store 2, prefetch 4) */
+    static const unsigned char valid_ops[] = {7, 5, 7, 3, 1, 1, 7};
+    unsigned type = (unsigned)(config & 0xff), op = (unsigned)((config >> 8) & 0xff), res = (unsigned)((config >> 16) & 0xff);
+    if (type >= 7 || op >= 3 || res >= 2 || !((valid_ops[type] >> op) & 1u)) {
+        perfdata__puts(s, "invalid-cache");
+        return;
+    }
+    perfdata__puts(s, types[type]);
+    perfdata__putc(s, '-');
+    perfdata__puts(s, ops[op]);
+    perfdata__putc(s, '-');
+    perfdata__puts(s, results[res]);
+}
+
+PERFDATA_DEF const char *perfdata_event_name(const perfdata_file *f, size_t event, char *buf, size_t len) {
+    static const char *const hw[] = {"cycles", "instructions", "cache-references", "cache-misses", "branches",
+                                     "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+                                     "stalled-cycles-backend", "ref-cycles"};
+    static const char *const sw[] = {"cpu-clock", "task-clock", "page-faults", "context-switches",
+                                     "cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+                                     "emulation-faults", "dummy", "bpf-output", "cgroup-switches"};
+    perfdata__str s;
+    const perfdata_attr *a;
+    size_t i;
+    s.buf = buf; s.len = len; s.pos = 0;
+    if (!buf || !len) return buf;
+    buf[0] = 0;
+    if (!f || event >= f->nr_events) { perfdata__puts(&s, "unknown"); return buf; }
+    if (f->events[event].name.n) {
+        const perfdata_view *n = &f->events[event].name;
+        for (i = 0; i < n->n && n->p[i]; i++) perfdata__putc(&s, (char)n->p[i]);
+        return buf;
+    }
+    a = &f->events[event].attr;
+    switch (a->type) {
+    case 0: perfdata__puts(&s, a->config < 10 ? hw[a->config] : "unknown-hardware"); break;
+    case 1: perfdata__puts(&s, a->config < 12 ? sw[a->config] : "unknown-software"); break;
+    case 2: perfdata__puts(&s, "unknown tracepoint"); return buf;
+    case 3: perfdata__hw_cache_name(&s, a->config); break;
+    case 4: perfdata__putc(&s, 'r'); perfdata__puthex(&s, a->config); break;
+    case 5:
+        perfdata__puts(&s, "mem:0x");
+        perfdata__puthex(&s, a->config1);
+        perfdata__putc(&s, ':');
+        if (a->bp_type & 1) perfdata__putc(&s, 'r');
+        if (a->bp_type & 2) perfdata__putc(&s, 'w');
+        if (a->bp_type & 4) perfdata__putc(&s, 'x');
+        break;
+    default:
+        perfdata__puts(&s, "unknown attr type: ");
+        perfdata__putdec(&s, a->type);
+        return buf;
+    }
+    perfdata__modifiers(&s, a);
+    return buf;
 }
 
 #undef PERFDATA__BEGIN

@@ -14,80 +14,9 @@ static void report(const char *path, const perfdata_error *err) {
     fprintf(stderr, "\n");
 }
 
-static int grow_names(pd_session *s, size_t n) {
-    char (*bigger)[128];
-    if (n <= s->cap_names) return 0;
-    bigger = realloc(s->names, n * 2 * sizeof *bigger);
-    if (!bigger) return -1;
-    memset(bigger + s->cap_names, 0, (n * 2 - s->cap_names) * sizeof *bigger);
-    s->names = bigger;
-    s->cap_names = n * 2;
-    return 0;
-}
-
-static void set_name(pd_session *s, size_t e, perfdata_view v) {
-    size_t n = v.n < 127 ? v.n : 127;
-    if (grow_names(s, e + 1)) return;
-    memcpy(s->names[e], v.p, n);
-    s->names[e][n] = 0;
-}
-
-/* EVENT_DESC: u32 nr, u32 attr_size, then per event attr, u32 nr_ids,
-   string (u32 len + bytes), u64 ids[nr_ids]. */
-static void names_from_event_desc(pd_session *s) {
-    perfdata_view sec;
-    const unsigned char *p;
-    size_t pos = 8, i;
-    int big = (s->file.flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
-    uint32_t nr, asz;
-#define LD32(q) (big ? ((uint32_t)(q)[0] << 24 | (uint32_t)(q)[1] << 16 | (uint32_t)(q)[2] << 8 | (q)[3]) \
-                     : ((uint32_t)(q)[3] << 24 | (uint32_t)(q)[2] << 16 | (uint32_t)(q)[1] << 8 | (q)[0]))
-    if (perfdata_feature_section(&s->file, PERFDATA_FEAT_EVENT_DESC, &sec, NULL) != PERFDATA_OK || sec.n < 8) return;
-    p = sec.p;
-    nr = LD32(p);
-    asz = LD32(p + 4);
-    for (i = 0; i < nr && i < s->file.nr_events; i++) {
-        uint32_t nids, len;
-        perfdata_view name;
-        if (asz > sec.n - pos || sec.n - pos - asz < 8) return;
-        pos += asz;
-        nids = LD32(p + pos);
-        len = LD32(p + pos + 4);
-        pos += 8;
-        if (len > sec.n - pos) return;
-        name.p = p + pos; name.n = strnlen((const char *)p + pos, len); name.offset = 0;
-        set_name(s, i, name);
-        pos += len;
-        if ((size_t)nids > (sec.n - pos) / 8) return;
-        pos += (size_t)nids * 8;
-    }
-#undef LD32
-}
-
-static void name_from_event_update(pd_session *s, const perfdata_record *rec) {
-    perfdata_event_update u;
-    long e;
-    if (perfdata_decode_event_update(&s->file, rec, &u, NULL) != PERFDATA_OK || u.type != PERFDATA_EVENT_UPDATE_NAME) return;
-    e = perfdata_find_event(&s->file, u.id);
-    if (e >= 0) set_name(s, (size_t)e, u.text);
-}
-
 const char *pd_event_name(pd_session *s, size_t e) {
-    static const char *const hw[] = {"cycles", "instructions", "cache-references", "cache-misses",
-                                     "branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
-                                     "stalled-cycles-backend", "ref-cycles"};
-    static const char *const sw[] = {"cpu-clock", "task-clock", "page-faults", "context-switches",
-                                     "cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-                                     "emulation-faults", "dummy", "bpf-output", "cgroup-switches"};
-    static char buf[64];
-    const perfdata_attr *a;
-    if (e < s->cap_names && s->names[e][0]) return s->names[e];
-    if (e >= s->file.nr_events) return "unknown";
-    a = &s->file.events[e].attr;
-    if (a->type == 0 && a->config < sizeof hw / sizeof hw[0]) return hw[a->config];
-    if (a->type == 1 && a->config < sizeof sw / sizeof sw[0]) return sw[a->config];
-    snprintf(buf, sizeof buf, "unknown-%u:0x%llx", a->type, (unsigned long long)a->config);
-    return buf;
+    static char buf[256];
+    return perfdata_event_name(&s->file, e, buf, sizeof buf);
 }
 
 int pd_session_open(pd_session *s, const char *path) {
@@ -116,7 +45,6 @@ int pd_session_open(pd_session *s, const char *path) {
         s->ids = calloc(nids, sizeof *s->ids);
         if (s->ids) perfdata_set_id_index(&s->file, s->ids, nids, NULL);
     }
-    names_from_event_desc(s);
     snprintf(s->arch, sizeof s->arch, "x86_64");
     if (perfdata_feature_string(&s->file, PERFDATA_FEAT_ARCH, &arch, NULL) == PERFDATA_OK && arch.n < sizeof s->arch) {
         memcpy(s->arch, arch.p, arch.n);
@@ -126,9 +54,6 @@ int pd_session_open(pd_session *s, const char *path) {
 }
 
 void pd_session_close(pd_session *s) {
-    free(s->names);
-    s->names = NULL;
-    s->cap_names = 0;
     free(s->events);
     free(s->ids);
     pd_input_close(&s->input);
@@ -164,7 +89,6 @@ static int walk_cursor(pd_session *s, perfdata_cursor *c, const char *name, pd_r
         if (st != PERFDATA_OK) report(s->path, &err); /* a bad attr record: still a record */
         if (s->file.nr_events != before) refresh_id_index(s);
         fn(ctx, &rec, name);
-        if (rec.type == PERFDATA_RECORD_EVENT_UPDATE) name_from_event_update(s, &rec);
     }
 }
 

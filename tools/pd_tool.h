@@ -14,8 +14,6 @@ typedef struct pd_session {
     perfdata_id_entry *ids;
     const char *path;
     char arch[64];
-    char (*names)[128];    /* per event: EVENT_DESC, EVENT_UPDATE, or "" */
-    size_t cap_names;
 } pd_session;
 
 typedef void (*pd_record_fn)(void *ctx, const perfdata_record *rec, const char *file_name);
@@ -26,8 +24,8 @@ void pd_session_close(pd_session *s);
    data.N stream of a directory. Returns 0, or 1 after reporting an error. */
 int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx);
 void pd_print_header(pd_session *s);
-/* The event's name: EVENT_DESC, else EVENT_UPDATE records seen so far, else
-   one built from type/config as perf does for the well-known events. */
+/* The event's name as perf shows it (perfdata_event_name), in a static
+   buffer valid until the next call. */
 const char *pd_event_name(pd_session *s, size_t event);
 
 int pd_cmd_dump(int argc, char **argv);
