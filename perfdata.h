@@ -83,11 +83,14 @@
      known), pipe mode, every kernel record type 1..22 and perf tool record
      type 64..86, every PERF_SAMPLE_* field, every read_format, sample_id_all
      trailers, id->event mapping as perf does it, the feature bitmap and
-     section table, string features. Unknown record types are yielded raw.
+     section table. Unknown record types are yielded raw.
+     Every feature section (perfdata_decode_feat_*), from the file's section
+     table or a pipe's HEADER_FEATURE records, and event names as perf shows
+     them.
    NOT SUPPORTED (yet)
      The version 1 'PERFFILE' magic (clear PERFDATA_ERR_UNSUPPORTED); decoding
-     inside COMPRESSED payloads (they are exposed as views); per-feature
-     decoders beyond strings and the section table.
+     inside COMPRESSED payloads (they are exposed as views); TRACING_DATA and
+     BPF_PROG_INFO contents beyond their framing (exposed as views).
 
    THREAD SAFETY
      No globals. A perfdata_file is only written by perfdata_open(),
@@ -487,6 +490,9 @@ PERFDATA_API perfdata_status perfdata_count_events(const void *data, size_t size
 
 /* Feature bitmap and sections (file mode). */
 PERFDATA_API int perfdata_has_feature(const perfdata_file *f, unsigned feature);
+/* The section of a present feature. ERR_TRUNCATED: the feature index itself
+   is cut off; ERR_MALFORMED: the section lies outside the file (then
+   section->offset still holds the offset the index gives, n is 0). */
 PERFDATA_API perfdata_status perfdata_feature_section(const perfdata_file *f, unsigned feature,
                                                       perfdata_view *section, perfdata_error *err);
 /* A string feature (HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID):
@@ -1426,29 +1432,39 @@ PERFDATA__PRIVATE perfdata_status perfdata__add_event(perfdata_file *f, perfdata
     return PERFDATA_OK;
 }
 
-/* Number of set bits that name a feature some writer defines: perf's
-   ids 1..34 and simpleperf's 128..135. */
-PERFDATA__PRIVATE unsigned perfdata__known_features(const uint64_t bits[4]) {
-    return perfdata__popcount64(bits[0] & 0x7fffffffeull) + perfdata__popcount64(bits[2] & 0xffu);
-}
 
 /* The feature bitmap is an array of unsigned long in the writer's order, so
    for a big-endian writer the bit numbering depends on its word size. perf
-   tries 64-bit words and then 32-bit words, testing only the HOSTNAME bit,
-   and otherwise keeps BUILD_ID alone (perf_file_header__read) -- which loses
-   every feature of a big-endian writer that sets no HOSTNAME (simpleperf).
-   We take the word size under which more bits name known features, 64-bit
-   on a tie. */
+   (perf_file_header__read) tries 64-bit words, then 32-bit words, accepting
+   the one with the HOSTNAME bit that every perf sets, and otherwise keeps
+   BUILD_ID alone. simpleperf sets no HOSTNAME, so perf's test loses every
+   feature of a big-endian simpleperf file; we also accept the word size
+   under which ARCH or OSRELEASE (which every writer sets) is present, and
+   fall back to perf's answer when neither is. */
+PERFDATA__PRIVATE int perfdata__plausible_features(const uint64_t bits[4], int strict) {
+    if (bits[0] & (1ull << PERFDATA_FEAT_HOSTNAME)) return 1;
+    return !strict && (bits[0] & ((1ull << PERFDATA_FEAT_ARCH) | (1ull << PERFDATA_FEAT_OSRELEASE)));
+}
+
 PERFDATA__PRIVATE void perfdata__read_feature_bits(perfdata_file *f, const unsigned char *p) {
-    uint64_t as32[4];
+    uint64_t as64[4], as32[4];
     unsigned i;
-    int big = (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
+    int big = (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0, strict;
     for (i = 0; i < 4; i++) f->features[i] = perfdata__ld64(p + 8 * i, big);
     if (!big) return;
-    for (i = 0; i < 4; i++)
+    for (i = 0; i < 4; i++) {
+        as64[i] = f->features[i];
         as32[i] = (uint64_t)perfdata__ld32(p + 8 * i, 1) | ((uint64_t)perfdata__ld32(p + 8 * i + 4, 1) << 32);
-    if (perfdata__known_features(as32) > perfdata__known_features(f->features))
-        for (i = 0; i < 4; i++) f->features[i] = as32[i];
+    }
+    for (strict = 1; strict >= 0; strict--) {
+        if (perfdata__plausible_features(as64, strict)) return;
+        if (perfdata__plausible_features(as32, strict)) {
+            for (i = 0; i < 4; i++) f->features[i] = as32[i];
+            return;
+        }
+    }
+    for (i = 0; i < 4; i++) f->features[i] = 0;
+    f->features[0] = 1ull << PERFDATA_FEAT_BUILD_ID;
 }
 
 PERFDATA__PRIVATE perfdata_status perfdata__read_section(perfdata__rd *r, perfdata_section *s, uint64_t len,
@@ -1661,6 +1677,7 @@ PERFDATA_DEF perfdata_status perfdata_feature_section(const perfdata_file *f, un
     off = perfdata__ld64(f->feature_index.p + slot * 16, big);
     sz = perfdata__ld64(f->feature_index.p + slot * 16 + 8, big);
     if (!perfdata__fits(f->buffer.n, off, sz)) {
+        section->offset = off; /* what the index says, for diagnostics */
         st = perfdata__fail(err, PERFDATA_ERR_MALFORMED, f->feature_index.offset + slot * 16, 0,
                             PERFDATA__MSG("feature section out of bounds"));
         if (err) err->feature = feature;
@@ -2839,6 +2856,9 @@ PERFDATA_DEF perfdata_status perfdata_decode_feat_cache(perfdata_view sec, int b
     perfdata__rd r = perfdata__rd_view(sec, big);
     perfdata_cache_level scratch;
     out->version = perfdata__rd32(&r);
+    out->levels.nr = 0; out->levels.bytes = sec; out->levels.bytes.n = 0; out->levels.big_endian = big;
+    if (!r.overrun && out->version != 1) /* the only version perf writes or reads */
+        return perfdata__fail(err, PERFDATA_ERR_MALFORMED, sec.offset, 0, PERFDATA__MSG("CACHE section version is not 1"));
     if (perfdata__rd_list(&r, 4, perfdata__e_cache, &scratch, &out->levels) != PERFDATA_OK)
         return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("CACHE section truncated"));
     return perfdata__ok(err);
@@ -2945,6 +2965,7 @@ PERFDATA__PRIVATE void perfdata__e_event_desc(perfdata__rd *r, uint32_t attr_siz
                 for (i = 0; i < 4; i++) tmp[4 + i] = (unsigned char)(r->big ? (n >> (8 * (3 - i))) : (n >> (8 * i)));
                 tv.p = tmp; tv.n = n; tv.offset = av.offset;
                 perfdata_decode_attr(tv, r->big, &e->attr, 0);
+                e->attr.size = perfdata__ld32(av.p + 4, r->big); /* as written */
             }
         } else if (perfdata_decode_attr(av, r->big, &e->attr, 0) != PERFDATA_OK) {
             perfdata__zero_attr(&e->attr);
@@ -2999,8 +3020,12 @@ PERFDATA_DEF perfdata_status perfdata_decode_feat_cpu_topology(perfdata_view sec
     perfdata__rd_strlist(&r, &out->core_siblings);
     perfdata__rd_strlist(&r, &out->thread_siblings);
     if (r.overrun) return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("CPU_TOPOLOGY section truncated"));
-    if (nr_cpus && (r.n - r.pos) / 8 >= nr_cpus) {
+    /* process_cpu_topology: any byte after the sibling lists starts the
+       id table, which must then be whole; likewise the die part. Without a
+       cpu count (no NRCPUS) the tails cannot be read at all. */
+    if (nr_cpus && r.n > r.pos) {
         out->cpu_ids = perfdata__rd_array(&r, nr_cpus, 8);
+        if (r.overrun) return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("CPU_TOPOLOGY core/socket ids truncated"));
         out->nr_cpus = nr_cpus;
         if (r.n > r.pos) {
             perfdata__rd_strlist(&r, &out->die_siblings);

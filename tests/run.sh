@@ -31,6 +31,8 @@ skip() { echo "skip $1: $2"; skipped=$((skipped + 1)); }
 # 1. unit tests on synthetic buffers, both byte orders, C and C++, sanitized
 count "core tests (C, ASan+UBSan)" sh -c "$CC $WARN -g $SAN -I. tests/test_core.c -o $B/test_core && $B/test_core"
 count "core tests (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -g -I. tests/test_core.c -o $B/test_core_cxx && $B/test_core_cxx"
+count "feature decoders (C, ASan+UBSan)" sh -c "$CC $WARN -g $SAN -I. tests/test_features.c -o $B/test_features && $B/test_features"
+count "feature decoders (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -g -I. tests/test_features.c -o $B/test_features_cxx && $B/test_features_cxx"
 count "ABI constants vs <linux/perf_event.h>" sh -c "$CC $WARN -I. tests/test_abi_constants.c -o $B/test_abi && $B/test_abi"
 
 # hostile input: truncations, flips and hostile size/count fields, fully
@@ -58,8 +60,11 @@ count "perfdata command line" python3 tests/tool_cli.py build/perfdata $B/cli
 count "dump = perf report -D on tests/data fixtures" python3 tests/dump_diff.py build/perfdata tests/data
 count "dump = perf report -D on tests/data (ASan build)" python3 tests/dump_diff.py build/asan/perfdata tests/data
 count "big-endian copies of tests/data dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be tests/data
+count "info = perf report --header-only -I on tests/data fixtures" python3 tests/info_diff.py build/perfdata tests/data
+count "info = perf report --header-only -I (ASan build)" python3 tests/info_diff.py build/asan/perfdata tests/data
 if [ -d "$CORPUS" ]; then
     count "dump = perf report -D on ../shared/corpus" python3 tests/dump_diff.py build/perfdata --expect tests/dump_expected.txt "$CORPUS"
+    count "info = perf report --header-only -I on ../shared/corpus" python3 tests/info_diff.py build/perfdata --expect tests/info_expected.txt "$CORPUS"
     count "big-endian copies of the corpus dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be-corpus "$CORPUS" tests/dump_expected.txt
     count "every corpus input: clean error or full decode (ASan build)" python3 tests/corpus_sane.py build/asan/perfdata "$CORPUS"
 else

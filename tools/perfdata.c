@@ -8,20 +8,11 @@ static int usage(FILE *to) {
     fprintf(to, "usage: perfdata COMMAND [OPTIONS] FILE\n"
                 "commands:\n"
                 "  dump    every record, as `perf report -D` prints it\n"
-                "  info    the file header and events\n"
+                "  info    the header and feature sections, as `perf report --header-only -I`\n"
                 "  version print the library version\n"
                 "FILE may be '-' for a pipe-mode stream on standard input, or a\n"
                 "`perf record --threads` directory.\n");
     return to == stderr ? 2 : 0;
-}
-
-int pd_cmd_info(int argc, char **argv) {
-    pd_session s;
-    if (argc != 2) { fprintf(stderr, "usage: perfdata info FILE\n"); return 2; }
-    if (pd_session_open(&s, argv[1]) != 0) return 1;
-    pd_print_header(&s);
-    pd_session_close(&s);
-    return 0;
 }
 
 int main(int argc, char **argv) {
