@@ -975,6 +975,32 @@ PERFDATA_API perfdata_status perfdata_decode_feat_pmu_caps(perfdata_view sec, in
 /* BUILD_ID: a sequence of HEADER_BUILD_ID records. */
 PERFDATA_API int perfdata_build_id_next(perfdata_view sec, int big_endian, size_t *state, perfdata_build_id *out);
 
+/* CPU_DOMAIN_INFO (perf sched stats, 2025+): u32 schedstat_version, u32
+   max_sched_domains, then per cpu that has domains {u32 cpu; u32
+   nr_domains; per domain {u32 domain; [string name if version >= 17];
+   string cpumask; string cpulist}} up to the section's end. */
+typedef struct perfdata_feat_cpu_domain_info {
+    uint32_t schedstat_version, max_sched_domains;
+    perfdata_view cpus;               /* the per-cpu entries, validated */
+    int big_endian;
+} perfdata_feat_cpu_domain_info;
+typedef struct perfdata_cpu_domains {
+    uint32_t cpu, nr_domains;
+    uint32_t schedstat_version;
+    perfdata_view domains;            /* walk with perfdata_sched_domain_next */
+    int big_endian;
+} perfdata_cpu_domains;
+typedef struct perfdata_sched_domain {
+    uint32_t domain;
+    perfdata_view name;               /* empty before schedstat version 17 */
+    perfdata_view cpumask, cpulist;
+} perfdata_sched_domain;
+PERFDATA_API perfdata_status perfdata_decode_feat_cpu_domain_info(perfdata_view sec, int big_endian, perfdata_feat_cpu_domain_info *out, perfdata_error *err);
+PERFDATA_API int perfdata_cpu_domains_next(const perfdata_feat_cpu_domain_info *d, size_t *state, perfdata_cpu_domains *e);
+PERFDATA_API int perfdata_sched_domain_next(const perfdata_cpu_domains *c, size_t *state, perfdata_sched_domain *e);
+/* CLN_SIZE (cache line size, 2026+): a u32 or u64, by the section's size. */
+PERFDATA_API perfdata_status perfdata_decode_feat_cln_size(perfdata_view sec, int big_endian, uint64_t *out, perfdata_error *err);
+
 PERFDATA_API const char *perfdata_feature_name(unsigned feature);
 
 #ifdef __cplusplus
@@ -3046,6 +3072,73 @@ PERFDATA_DEF void perfdata_cpu_topology_ids(const perfdata_feat_cpu_topology *t,
     }
     if (t->has_dies && (size_t)cpu < t->die_ids.n / 4)
         *die_id = (int32_t)perfdata__ld32(t->die_ids.p + 4 * (size_t)cpu, t->big_endian);
+}
+
+/* CPU_DOMAIN_INFO: entries run to the section's end; each is validated. */
+PERFDATA__PRIVATE void perfdata__e_sched_domain(perfdata__rd *r, uint32_t version, perfdata_sched_domain *e) {
+    e->domain = perfdata__rd32(r);
+    e->name.p = r->p + r->pos; e->name.n = 0; e->name.offset = r->offset + r->pos;
+    if (version >= 17) e->name = perfdata__rd_pstring(r);
+    e->cpumask = perfdata__rd_pstring(r);
+    e->cpulist = perfdata__rd_pstring(r);
+}
+
+PERFDATA__PRIVATE void perfdata__e_cpu_domains(perfdata__rd *r, uint32_t version, perfdata_cpu_domains *e) {
+    uint32_t i;
+    size_t start;
+    perfdata_sched_domain d;
+    e->cpu = perfdata__rd32(r);
+    e->nr_domains = perfdata__rd32(r);
+    e->schedstat_version = version;
+    e->big_endian = r->big;
+    start = r->pos;
+    for (i = 0; i < e->nr_domains && !r->overrun; i++) perfdata__e_sched_domain(r, version, &d);
+    e->domains.p = r->p + start;
+    e->domains.n = r->overrun ? 0 : r->pos - start;
+    e->domains.offset = r->offset + start;
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_feat_cpu_domain_info(perfdata_view sec, int big,
+                                                                  perfdata_feat_cpu_domain_info *out, perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(sec, big);
+    perfdata_cpu_domains e;
+    size_t start;
+    out->big_endian = big;
+    out->schedstat_version = perfdata__rd32(&r);
+    out->max_sched_domains = perfdata__rd32(&r);
+    start = r.pos;
+    out->cpus.p = sec.p + start; out->cpus.n = 0; out->cpus.offset = sec.offset + start;
+    while (!r.overrun && r.pos < r.n) perfdata__e_cpu_domains(&r, out->schedstat_version, &e);
+    if (r.overrun) return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("CPU_DOMAIN_INFO section truncated"));
+    out->cpus.n = r.pos - start;
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF int perfdata_cpu_domains_next(const perfdata_feat_cpu_domain_info *d, size_t *state, perfdata_cpu_domains *e) {
+    perfdata__rd r = perfdata__rd_view(d->cpus, d->big_endian);
+    if (*state >= d->cpus.n) return 0;
+    r.pos = *state;
+    perfdata__e_cpu_domains(&r, d->schedstat_version, e);
+    if (r.overrun) return 0;
+    *state = r.pos;
+    return 1;
+}
+
+PERFDATA_DEF int perfdata_sched_domain_next(const perfdata_cpu_domains *c, size_t *state, perfdata_sched_domain *e) {
+    perfdata__rd r = perfdata__rd_view(c->domains, c->big_endian);
+    if (*state >= c->domains.n) return 0;
+    r.pos = *state;
+    perfdata__e_sched_domain(&r, c->schedstat_version, e);
+    if (r.overrun) return 0;
+    *state = r.pos;
+    return 1;
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_feat_cln_size(perfdata_view sec, int big, uint64_t *out, perfdata_error *err) {
+    perfdata__rd r = perfdata__rd_view(sec, big);
+    *out = sec.n >= 8 ? perfdata__rd64(&r) : perfdata__rd32(&r);
+    if (r.overrun) return perfdata__feat_fail(sec, &r, err, PERFDATA__MSG("CLN_SIZE section truncated"));
+    return perfdata__ok(err);
 }
 
 /* BUILD_ID: HEADER_BUILD_ID records back to back, each sized by its header. */
