@@ -33,6 +33,7 @@ count "core tests (C, ASan+UBSan)" sh -c "$CC $WARN -g $SAN -I. tests/test_core.
 count "core tests (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -g -I. tests/test_core.c -o $B/test_core_cxx && $B/test_core_cxx"
 count "feature decoders (C, ASan+UBSan)" sh -c "$CC $WARN -g $SAN -I. tests/test_features.c -o $B/test_features && $B/test_features"
 count "feature decoders (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -g -I. tests/test_features.c -o $B/test_features_cxx && $B/test_features_cxx"
+count "event names as perf 6.1 builds them" sh -c "$CC $WARN -g $SAN -I. tests/test_names.c -o $B/test_names && $B/test_names \$(find tests/data -name '*.data' -type f | sort) \$( [ -d $CORPUS/recorded ] && find $CORPUS/recorded -name '*.data' -type f | sort)"
 count "ABI constants vs <linux/perf_event.h>" sh -c "$CC $WARN -I. tests/test_abi_constants.c -o $B/test_abi && $B/test_abi"
 
 # hostile input: truncations, flips and hostile size/count fields, fully
