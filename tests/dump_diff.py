@@ -22,6 +22,8 @@ import re
 import subprocess
 import sys
 
+from oracles import find_inputs, parse_args
+
 VERBOSE_MAX = int(os.environ.get("DUMP_DIFF_SHOW", "5"))
 HEADER = re.compile(r'^(0x[0-9a-f]+|0)@(\S+) \[(0x[0-9a-f]+)\]: event: (\d+)$')
 STREAM = re.compile(r'^# stream: (\S+)$')
@@ -75,46 +77,12 @@ def run_ours(binary, data):
     return p.stdout.decode('utf-8', 'replace').split('\n'), p.returncode, p.stderr.decode('utf-8', 'replace')
 
 
-def find_inputs(paths):
-    for p in paths:
-        if os.path.isfile(p) and p.endswith('.dump.xz'):
-            yield p[:-len('.dump.xz')], p
-            continue
-        for root, dirs, files in os.walk(p):
-            dirs.sort()
-            for name in sorted(files):
-                if name.endswith('.dump.xz') and not root.endswith('.data'):
-                    data = os.path.join(root, name[:-len('.dump.xz')])
-                    if os.path.exists(data):
-                        yield data, os.path.join(root, name)
-
-
-def load_expected(path):
-    exp = {}
-    if path and os.path.exists(path):
-        for line in open(path):
-            line = line.split('#', 1)[0].strip()
-            if line:
-                name, n = line.rsplit(None, 1)
-                exp[name] = int(n)
-    return exp
-
-
 def main():
-    args = sys.argv[1:]
-    verbose = '-v' in args
-    args = [a for a in args if a != '-v']
-    expect_path = None
-    if '--expect' in args:
-        i = args.index('--expect')
-        expect_path = args[i + 1]
-        del args[i:i + 2]
-    binary, paths = args[0], args[1:]
-    expected = load_expected(expect_path)
+    binary, paths, verbose, expected = parse_args()
     tot = [0, 0, 0, 0, 0, 0]
     bad_files = []
     rows = []
-    for data, oracle in find_inputs(paths):
+    for data, oracle in find_inputs(paths, '.dump.xz'):
         theirs_lines, is_pipe = oracle_lines(oracle)
         theirs = split_records(theirs_lines)
         ours_lines, rc, err = run_ours(binary, data)

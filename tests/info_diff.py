@@ -14,6 +14,8 @@ import os
 import subprocess
 import sys
 
+from oracles import find_inputs, parse_args
+
 CAPTURED = '# captured on'
 
 
@@ -21,47 +23,11 @@ def norm(lines):
     return [l for l in lines if not l.startswith(CAPTURED)]
 
 
-def find_inputs(paths):
-    for p in paths:
-        if os.path.isfile(p) and p.endswith('.header.txt'):
-            yield p[:-len('.header.txt')], p
-            continue
-        for root, dirs, files in os.walk(p):
-            dirs.sort()
-            if root.endswith('.data'):
-                continue
-            for name in sorted(files):
-                if name.endswith('.header.txt'):
-                    data = os.path.join(root, name[:-len('.header.txt')])
-                    if os.path.exists(data):
-                        yield data, os.path.join(root, name)
-
-
-def load_expected(path):
-    exp = {}
-    if path and os.path.exists(path):
-        for line in open(path):
-            line = line.split('#', 1)[0].strip()
-            if line:
-                name, n = line.rsplit(None, 1)
-                exp[name] = int(n)
-    return exp
-
-
 def main():
-    args = sys.argv[1:]
-    verbose = '-v' in args
-    args = [a for a in args if a != '-v']
-    expect = None
-    if '--expect' in args:
-        i = args.index('--expect')
-        expect = args[i + 1]
-        del args[i:i + 2]
-    binary, paths = args[0], args[1:]
-    expected = load_expected(expect)
+    binary, paths, verbose, expected = parse_args()
     rows, bad = [], []
     base = paths[0] if len(paths) == 1 and os.path.isdir(paths[0]) else None
-    for data, oracle in find_inputs(paths):
+    for data, oracle in find_inputs(paths, '.header.txt'):
         theirs = norm(open(oracle, errors='replace').read().split('\n'))
         p = subprocess.run([binary, 'info', data], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
         ours = norm(p.stdout.decode('utf-8', 'replace').split('\n'))
