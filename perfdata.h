@@ -562,6 +562,54 @@ PERFDATA_API const char *perfdata_event_name(const perfdata_file *f, size_t even
 PERFDATA_API long perfdata_record_event(const perfdata_file *f, const perfdata_record *rec,
                                         perfdata_error *err);
 
+/* ------------------------------------------------------------ time order */
+/* Records in the order perf delivers them (ordered_events.c): perf tool
+   records (type 64+) and records without a timestamp as they come; the
+   others queued and released in time order, equal times in file order, up
+   to the previous round's highest time at each FINISHED_ROUND, and all at
+   the end. The queue lives in caller memory: perfdata_ordered_window_hint()
+   gives a size that suffices for files whose records are at most one round
+   out of order (perf's own assumption); if a round needs more,
+   perfdata_ordered_next() fails with PERFDATA_ERR_NO_SPACE (err.needed = the
+   size now needed), nothing is lost, and after perfdata_ordered_grow() the
+   same call can be made again. */
+typedef struct perfdata_order_entry {
+    uint64_t time;
+    uint64_t seq;                 /* arrival order, breaks ties */
+    perfdata_record rec;
+} perfdata_order_entry;
+
+typedef struct perfdata_ordered {
+    perfdata_cursor *cursor;
+    perfdata_order_entry *queue;  /* a binary heap on (time, seq) */
+    size_t nr, cap;
+    uint64_t seq;
+    uint64_t max_time;            /* highest time queued since the queue was last empty */
+    uint64_t next_flush;          /* release up to this time at the next round */
+    uint64_t flush_limit;         /* the release in progress */
+    int flushing;                 /* 1: releasing up to flush_limit; 2: releasing all */
+    int draining;                 /* the cursor has ended */
+    perfdata_record held;         /* a record read but not queued for lack of room */
+    int have_held;
+    int hold_end;                 /* set by the caller: at the cursor's end return
+                                     PERFDATA_END without releasing the queue, so
+                                     that another cursor (the next data.N of a
+                                     --threads directory) can be attached with
+                                     o->cursor = ...; clear it for the last one */
+} perfdata_ordered;
+
+PERFDATA_API void perfdata_ordered_init(perfdata_ordered *o, perfdata_cursor *c, perfdata_order_entry *window, size_t cap);
+PERFDATA_API perfdata_status perfdata_ordered_next(perfdata_file *f, perfdata_ordered *o, perfdata_record *rec,
+                                                   perfdata_error *err);
+/* Moves the queue into a larger window (cap >= o->nr). */
+PERFDATA_API perfdata_status perfdata_ordered_grow(perfdata_ordered *o, perfdata_order_entry *window, size_t cap,
+                                                   perfdata_error *err);
+/* Window entries that suffice when no record is more than one round out of
+   order: the most timestamped kernel records in two consecutive rounds. */
+PERFDATA_API size_t perfdata_ordered_window_hint(perfdata_file *f);
+/* The time perf orders a record by, or 0 when it has none (delivered as read). */
+PERFDATA_API uint64_t perfdata_record_time(const perfdata_file *f, const perfdata_record *rec);
+
 /* ----------------------------------------------------------------- sample */
 
 typedef struct perfdata_read_value {
@@ -2689,6 +2737,167 @@ PERFDATA_DEF perfdata_status perfdata_decode_schedstat(const perfdata_file *f, c
     if (rec->type == PERFDATA_RECORD_SCHEDSTAT_CPU) o->domain = 0;
     o->counters = perfdata__rd_u64s(&r, (r.n - r.pos) / 8);
     PERFDATA__END();
+}
+
+/* ------------------------------------------------------------ time order */
+
+PERFDATA_DEF uint64_t perfdata_record_time(const perfdata_file *f, const perfdata_record *rec) {
+    uint64_t t = 0;
+    if (rec->type >= 64 || rec->type == 0) return 0;
+    if (rec->type == PERFDATA_RECORD_SAMPLE) {
+        perfdata_sample s;
+        if (perfdata_decode_sample(f, rec, &s, 0) == PERFDATA_OK && (s.sample_type & PERFDATA_SAMPLE_TIME)) t = s.time;
+    } else {
+        perfdata_sample_id sid;
+        if (perfdata_decode_sample_id(f, rec, &sid, 0) == PERFDATA_OK && (sid.sample_type & PERFDATA_SAMPLE_TIME)) t = sid.time;
+    }
+    return t == (uint64_t)-1 ? 0 : t; /* perf: 0 and ~0 mean "no time" */
+}
+
+PERFDATA_DEF void perfdata_ordered_init(perfdata_ordered *o, perfdata_cursor *c, perfdata_order_entry *window, size_t cap) {
+    o->cursor = c;
+    o->queue = window;
+    o->cap = window ? cap : 0;
+    o->nr = 0;
+    o->seq = 0;
+    o->max_time = o->next_flush = o->flush_limit = 0;
+    o->flushing = o->draining = 0;
+    o->have_held = 0;
+    o->hold_end = 0;
+}
+
+PERFDATA__PRIVATE int perfdata__order_less(const perfdata_order_entry *a, const perfdata_order_entry *b) {
+    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+PERFDATA__PRIVATE void perfdata__order_swap(perfdata_order_entry *a, perfdata_order_entry *b) {
+    perfdata_order_entry t = *a;
+    *a = *b;
+    *b = t;
+}
+
+PERFDATA__PRIVATE void perfdata__order_push(perfdata_ordered *o, const perfdata_record *rec, uint64_t t) {
+    size_t i = o->nr++;
+    if (o->nr == 1 || t >= o->max_time) o->max_time = t;
+    o->queue[i].time = t;
+    o->queue[i].seq = o->seq++;
+    o->queue[i].rec = *rec;
+    while (i > 0 && perfdata__order_less(&o->queue[i], &o->queue[(i - 1) / 2])) {
+        perfdata__order_swap(&o->queue[i], &o->queue[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+}
+
+PERFDATA__PRIVATE void perfdata__order_pop(perfdata_ordered *o, perfdata_record *rec) {
+    size_t i = 0;
+    *rec = o->queue[0].rec;
+    o->queue[0] = o->queue[--o->nr];
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < o->nr && perfdata__order_less(&o->queue[l], &o->queue[m])) m = l;
+        if (l + 1 < o->nr && perfdata__order_less(&o->queue[l + 1], &o->queue[m])) m = l + 1;
+        if (m == i) break;
+        perfdata__order_swap(&o->queue[i], &o->queue[m]);
+        i = m;
+    }
+}
+
+PERFDATA_DEF perfdata_status perfdata_ordered_grow(perfdata_ordered *o, perfdata_order_entry *window, size_t cap,
+                                                   perfdata_error *err) {
+    size_t i;
+    if (!window || cap < o->nr) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("window smaller than the queue"));
+    if (window != o->queue)
+        for (i = 0; i < o->nr; i++) window[i] = o->queue[i];
+    o->queue = window;
+    o->cap = cap;
+    return perfdata__ok(err);
+}
+
+/* One step of a release in progress; returns 1 with a record, else 0 when
+   this release is over. */
+PERFDATA__PRIVATE int perfdata__order_release(perfdata_ordered *o, perfdata_record *rec) {
+    if (o->nr && (o->flushing == 2 || o->queue[0].time <= o->flush_limit)) {
+        perfdata__order_pop(o, rec);
+        return 1;
+    }
+    return 0;
+}
+
+/* A FINISHED_ROUND: nothing happens on an empty queue; the first round
+   releases nothing; each later one releases up to the previous round's
+   highest time (ordered_events__flush, OE_FLUSH__ROUND). */
+PERFDATA__PRIVATE void perfdata__order_round(perfdata_ordered *o) {
+    if (!o->nr) return;
+    o->flush_limit = o->next_flush;
+    o->flushing = o->next_flush != 0;
+    o->next_flush = o->max_time;
+}
+
+PERFDATA_DEF perfdata_status perfdata_ordered_next(perfdata_file *f, perfdata_ordered *o, perfdata_record *rec,
+                                                   perfdata_error *err) {
+    perfdata_status st;
+    for (;;) {
+        uint64_t t;
+        if (o->flushing) {
+            if (perfdata__order_release(o, rec)) return perfdata__ok(err);
+            if (o->flushing == 2) return perfdata__fail(err, PERFDATA_END, 0, 0, 0);
+            o->flushing = 0;
+        }
+        if (o->draining) {
+            o->flushing = 2;
+            continue;
+        }
+        if (o->have_held) {
+            *rec = o->held;
+        } else {
+            st = perfdata_next_record(f, o->cursor, rec, err);
+            if (st == PERFDATA_END && o->hold_end) return st;
+            if (st == PERFDATA_END) { o->draining = 1; continue; }
+            if (st != PERFDATA_OK) {
+                /* an error that ends the cursor still releases the queue,
+                   as perf does at the end of a stream; the error comes
+                   after the queued records */
+                if (o->cursor->stopped != PERFDATA_OK && o->nr) { o->draining = 1; continue; }
+                return st;
+            }
+        }
+        t = perfdata_record_time(f, rec);
+        if (!t) {
+            o->have_held = 0;
+            if (rec->type == PERFDATA_RECORD_FINISHED_ROUND) perfdata__order_round(o);
+            return perfdata__ok(err);
+        }
+        if (o->nr >= o->cap) {
+            o->held = *rec;
+            o->have_held = 1;
+            st = perfdata__fail(err, PERFDATA_ERR_NO_SPACE, rec->offset, rec->type, PERFDATA__MSG("reorder window full"));
+            if (err) err->needed = o->nr + 1;
+            return st;
+        }
+        o->have_held = 0;
+        perfdata__order_push(o, rec, t);
+    }
+}
+
+PERFDATA_DEF size_t perfdata_ordered_window_hint(perfdata_file *f) {
+    perfdata_cursor c;
+    perfdata_record rec;
+    size_t prev = 0, cur = 0, best = 0;
+    perfdata_status st;
+    perfdata_cursor_init(f, &c);
+    while ((st = perfdata_next_record(f, &c, &rec, 0)) != PERFDATA_END) {
+        if (st == PERFDATA_ERR_NO_SPACE || c.stopped != PERFDATA_OK) break;
+        if (st != PERFDATA_OK) continue;
+        if (rec.type == PERFDATA_RECORD_FINISHED_ROUND) {
+            if (prev + cur > best) best = prev + cur;
+            prev = cur;
+            cur = 0;
+        } else if (perfdata_record_time(f, &rec)) {
+            cur++;
+        }
+    }
+    if (prev + cur > best) best = prev + cur;
+    return best;
 }
 
 /* ---------------------------------------------------------- features */

@@ -34,6 +34,7 @@ count "core tests (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic
 count "feature decoders (C, ASan+UBSan)" sh -c "$CC $WARN -g $SAN -I. tests/test_features.c -o $B/test_features && $B/test_features"
 count "feature decoders (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -g -I. tests/test_features.c -o $B/test_features_cxx && $B/test_features_cxx"
 count "event names as perf 6.1 builds them" sh -c "$CC $WARN -g $SAN -I. tests/test_names.c -o $B/test_names && $B/test_names \$(find tests/data -name '*.data' -type f | sort) \$( [ -d $CORPUS/recorded ] && find $CORPUS/recorded -name '*.data' -type f | sort)"
+count "reorder window: grown on demand = sized by the hint" sh -c "$CC $WARN -g -O1 $SAN -I. tests/test_order.c -o $B/test_order && $B/test_order \$(find tests/data -name '*.data' -type f | sort) \$( [ -d $CORPUS/recorded ] && find $CORPUS/recorded -name '*.data' -type f | sort)"
 count "ABI constants vs <linux/perf_event.h>" sh -c "$CC $WARN -I. tests/test_abi_constants.c -o $B/test_abi && $B/test_abi"
 
 # hostile input: truncations, flips and hostile size/count fields, fully
@@ -61,10 +62,12 @@ count "perfdata command line" python3 tests/tool_cli.py build/perfdata $B/cli
 count "dump = perf report -D on tests/data fixtures" python3 tests/dump_diff.py build/perfdata tests/data
 count "dump = perf report -D on tests/data (ASan build)" python3 tests/dump_diff.py build/asan/perfdata tests/data
 count "big-endian copies of tests/data dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be tests/data
+count "dump --ordered = perf's delivery order on tests/data" python3 tests/order_diff.py build/perfdata tests/data
 count "info = perf report --header-only -I on tests/data fixtures" python3 tests/info_diff.py build/perfdata tests/data
 count "info = perf report --header-only -I (ASan build)" python3 tests/info_diff.py build/asan/perfdata tests/data
 if [ -d "$CORPUS" ]; then
     count "dump = perf report -D on ../shared/corpus" python3 tests/dump_diff.py build/perfdata --expect tests/dump_expected.txt "$CORPUS"
+    count "dump --ordered = perf's delivery order on ../shared/corpus" python3 tests/order_diff.py build/perfdata --expect tests/dump_expected.txt "$CORPUS"
     count "info = perf report --header-only -I on ../shared/corpus" python3 tests/info_diff.py build/perfdata --expect tests/info_expected.txt "$CORPUS"
     count "big-endian copies of the corpus dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be-corpus "$CORPUS" tests/dump_expected.txt
     count "every corpus input: clean error or full decode (ASan build)" python3 tests/corpus_sane.py build/asan/perfdata "$CORPUS"

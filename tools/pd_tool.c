@@ -134,3 +134,74 @@ void pd_print_header(pd_session *s) {
                (unsigned long long)a->read_format, (unsigned long long)a->flags, f->events[i].ids.count);
     }
 }
+
+/* Which file of a directory a record's bytes are in. */
+static const char *stream_of(const pd_session *s, const perfdata_record *rec, const char *fallback) {
+    size_t i;
+    if (!s->input.is_dir) return fallback;
+    for (i = 0; i < s->input.nr_streams; i++) {
+        const pd_map *m = &s->input.streams[i];
+        if (m->size && rec->bytes.p >= m->data && rec->bytes.p < m->data + m->size) return m->path;
+    }
+    return s->input.main.path;
+}
+
+/* Ordered walk: streams of a directory one after another into one queue
+   (perf reads them round-robin in 2 MiB steps; with no FINISHED_ROUND in
+   them, the kernel records come out at the end in time order either way). */
+int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
+    perfdata_cursor c;
+    perfdata_ordered o;
+    perfdata_record rec;
+    perfdata_error err;
+    perfdata_status st;
+    perfdata_order_entry *window;
+    size_t cap, stream = 0, before;
+    const char *name = s->input.is_dir ? s->input.main.path : s->path;
+    int rc = 0;
+    perfdata_cursor_init(&s->file, &c);
+    if (s->file.flags & PERFDATA_FILE_PIPE) refresh_id_index(s);
+    cap = perfdata_ordered_window_hint(&s->file) + 16;
+    perfdata_cursor_init(&s->file, &c); /* the hint walked a pipe's attrs: start afresh */
+    window = malloc(cap * sizeof *window);
+    if (!window) { fprintf(stderr, "perfdata: out of memory\n"); return 1; }
+    perfdata_ordered_init(&o, &c, window, cap);
+    o.hold_end = s->input.nr_streams > 0;
+    for (;;) {
+        before = s->file.nr_events;
+        st = perfdata_ordered_next(&s->file, &o, &rec, &err);
+        if (st == PERFDATA_ERR_NO_SPACE && err.record_type != PERFDATA_RECORD_HEADER_ATTR) {
+            perfdata_order_entry *bigger = malloc(err.needed * 2 * sizeof *bigger);
+            if (!bigger || perfdata_ordered_grow(&o, bigger, err.needed * 2, NULL) != PERFDATA_OK) {
+                fprintf(stderr, "perfdata: out of memory\n");
+                free(bigger);
+                rc = 1;
+                break;
+            }
+            free(window);
+            window = bigger;
+            continue;
+        }
+        if (st == PERFDATA_END && o.hold_end) {
+            /* the next data.N stream of a directory */
+            while (stream < s->input.nr_streams && !s->input.streams[stream].size) stream++;
+            if (stream < s->input.nr_streams) {
+                const pd_map *m = &s->input.streams[stream++];
+                perfdata_cursor_init_range(&c, m->data, m->size, 0, (s->file.flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
+                name = m->path;
+            }
+            if (stream >= s->input.nr_streams) o.hold_end = 0;
+            continue;
+        }
+        if (st == PERFDATA_END) break;
+        if (st != PERFDATA_OK) {
+            report(s->path, &err);
+            if (st == PERFDATA_ERR_NO_SPACE || c.stopped != PERFDATA_OK) { rc = 1; break; }
+            continue;
+        }
+        if (s->file.nr_events != before) refresh_id_index(s);
+        fn(ctx, &rec, stream_of(s, &rec, name));
+    }
+    free(window);
+    return rc;
+}

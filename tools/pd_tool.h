@@ -23,6 +23,9 @@ void pd_session_close(pd_session *s);
 /* Calls fn for every record: the data section (or pipe stream), then each
    data.N stream of a directory. Returns 0, or 1 after reporting an error. */
 int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx);
+/* The same in perf's delivery order (perfdata_ordered_next), the reorder
+   window grown with malloc as needed. */
+int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx);
 void pd_print_header(pd_session *s);
 /* The event's name as perf shows it (perfdata_event_name), in a static
    buffer valid until the next call. */
