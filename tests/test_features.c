@@ -447,6 +447,52 @@ static int dec_pmu_caps(perfdata_view sec, int big, perfdata_error *err, void *c
     return k == l.nr && s == l.bytes.n ? st : ITER_MISMATCH;
 }
 
+/* CPU_DOMAIN_INFO: the prefix lengths that end between whole cpu entries
+   (header only, after cpu 0, after cpu 1 = whole) and the cpu count each
+   must give. */
+typedef struct cdi_ctx {
+    uint32_t version;
+    size_t ends[3];
+} cdi_ctx;
+
+/* Decodes, walks every cpu entry and every domain of it; the walks must
+   cover exactly the validated bytes. With a ctx, the cpu count at each
+   entry boundary must match. */
+static int dec_cpu_domain_info(perfdata_view sec, int big, perfdata_error *err, void *vctx) {
+    const cdi_ctx *c = (const cdi_ctx *)vctx;
+    perfdata_feat_cpu_domain_info d;
+    perfdata_cpu_domains e;
+    size_t s = 0, k = 0, i;
+    int st = (int)perfdata_decode_feat_cpu_domain_info(sec, big, &d, err);
+    if (st != PERFDATA_OK) return st;
+    if (d.big_endian != big || d.cpus.n + 8 != sec.n) return ITER_MISMATCH;
+    while (k <= sec.n / 8 && perfdata_cpu_domains_next(&d, &s, &e)) {
+        perfdata_sched_domain sd;
+        size_t s2 = 0;
+        uint64_t k2 = 0;
+        if (e.schedstat_version != d.schedstat_version || e.big_endian != big) return ITER_MISMATCH;
+        while (k2 <= e.nr_domains && perfdata_sched_domain_next(&e, &s2, &sd)) {
+            if (d.schedstat_version < 17 && sd.name.n != 0) return ITER_MISMATCH;
+            k2++;
+        }
+        if (k2 != e.nr_domains || s2 != e.domains.n) return ITER_MISMATCH;
+        k++;
+    }
+    if (s != d.cpus.n) return ITER_MISMATCH;
+    if (c) {
+        if (d.schedstat_version != c->version) return ITER_MISMATCH;
+        for (i = 0; i < 3; i++)
+            if (sec.n == c->ends[i] && k != i) return ITER_MISMATCH;
+    }
+    return st;
+}
+
+static int dec_cln_size(perfdata_view sec, int big, perfdata_error *err, void *ctx) {
+    uint64_t o;
+    (void)ctx;
+    return (int)perfdata_decode_feat_cln_size(sec, big, &o, err);
+}
+
 /* CPU_TOPOLOGY: the prefix lengths at which a tail ends, and what the decode
    must say there. */
 typedef struct topo_ctx {
@@ -1553,6 +1599,280 @@ TEST(feat_pmu_caps) {
 }
 
 /* ===================================================================== */
+/*                       CPU_DOMAIN_INFO, CLN_SIZE                       */
+/* ===================================================================== */
+
+/* One sched domain as perf sched stats records it. list_enc says how the
+   cpulist string is written: 0 perf's 64-byte padding, 1 a tight len with
+   the NUL inside it, 2 a tight len with no NUL at all. */
+typedef struct tdom {
+    uint32_t domain;
+    const char *name, *cpumask, *cpulist;
+    int list_enc;
+} tdom;
+
+static const tdom cdi_doms[4] = {
+    {0, "SMT", "00000003", "0-1", 0},   /* cpu 0: one domain */
+    {0, "SMT", "00000030", "4-5", 1},   /* cpu 5: three */
+    {1, "MC", "000000ff", "0-7", 0},
+    {2, "PKG", "0000ffff", "0-15", 2},
+};
+static const uint32_t cdi_cpu_id[2] = {0, 5};
+static const uint32_t cdi_cpu_ndom[2] = {1, 3};
+
+/* Where the builder put things (offsets into the section). */
+typedef struct cdi_layout {
+    size_t cpu_end[2];   /* end of each cpu entry */
+    size_t dom_start[2]; /* start of each cpu's domain records */
+    size_t dom_end[4];   /* end of each domain record */
+    size_t name_at[4], mask_at[4], list_at[4]; /* each string's text */
+} cdi_layout;
+
+static void build_cpu_domain_info(wr *w, uint32_t version, cdi_layout *lay) {
+    size_t cpu, j, g = 0;
+    put32(w, version);
+    put32(w, 3); /* max_sched_domains */
+    for (cpu = 0; cpu < 2; cpu++) {
+        put32(w, cdi_cpu_id[cpu]);
+        put32(w, cdi_cpu_ndom[cpu]);
+        lay->dom_start[cpu] = w->n;
+        for (j = 0; j < cdi_cpu_ndom[cpu]; j++, g++) {
+            const tdom *d = &cdi_doms[g];
+            size_t ln = strlen(d->cpulist);
+            put32(w, d->domain);
+            lay->name_at[g] = w->n + 4;
+            if (version >= 17) put_pstr(w, d->name);
+            lay->mask_at[g] = w->n + 4;
+            put_pstr(w, d->cpumask);
+            lay->list_at[g] = w->n + 4;
+            if (d->list_enc == 0) put_pstr(w, d->cpulist);
+            else if (d->list_enc == 1) put_pstr_raw(w, d->cpulist, ln + 1, (uint32_t)(ln + 1));
+            else put_pstr_raw(w, d->cpulist, ln, (uint32_t)ln);
+            lay->dom_end[g] = w->n;
+        }
+        lay->cpu_end[cpu] = w->n;
+    }
+}
+
+/* v is the string at section offset `at` and reads s. */
+static int view_at(perfdata_view v, const copy *c, size_t at, const char *s) {
+    return view_str(v, s) && v.p == c->b + at && view_inside(v, c->b, c->n);
+}
+
+TEST(feat_cpu_domain_info) {
+    static const uint32_t versions[4] = {16, 17, 15, 18}; /* names from 17 on */
+    int big;
+    size_t vi;
+    for (big = 0; big <= 1; big++) {
+        for (vi = 0; vi < 4; vi++) {
+            uint32_t version = versions[vi];
+            int names = version >= 17;
+            char label[64];
+            wr w;
+            copy c;
+            cdi_layout lay;
+            cdi_ctx cx;
+            perfdata_feat_cpu_domain_info d;
+            perfdata_cpu_domains e;
+            perfdata_sched_domain sd;
+            perfdata_error err;
+            size_t s = 0, s2, cpu, j, g = 0, ok[2];
+            snprintf(label, sizeof label, "CPU_DOMAIN_INFO v%u", (unsigned)version);
+            set_ctx(big, label);
+            wr_init(&w, big);
+            build_cpu_domain_info(&w, version, &lay);
+            c = make_copy(&w);
+            memset(&err, 0, sizeof err);
+            err.code = PERFDATA_ERR_UNKNOWN_ID;
+            CHECK_EQ_U64(perfdata_decode_feat_cpu_domain_info(mkview(c.b, c.n), big, &d, &err), PERFDATA_OK);
+            CHECK_EQ_U64(err.code, PERFDATA_OK);
+            CHECK_EQ_U64(d.schedstat_version, version);
+            CHECK_EQ_U64(d.max_sched_domains, 3);
+            CHECK_EQ_U64(d.big_endian, big);
+            CHECK(d.cpus.p == c.b + 8);
+            CHECK_EQ_U64(d.cpus.n, c.n - 8);
+            CHECK_EQ_U64(d.cpus.offset, SEC_OFFSET + 8);
+            for (cpu = 0; cpu < 2; cpu++) {
+                size_t ds = lay.dom_start[cpu];
+                if (!CHECK(perfdata_cpu_domains_next(&d, &s, &e))) break;
+                CHECK_EQ_U64(s, lay.cpu_end[cpu] - 8); /* the state is an offset into d.cpus */
+                CHECK_EQ_U64(e.cpu, cdi_cpu_id[cpu]);
+                CHECK_EQ_U64(e.nr_domains, cdi_cpu_ndom[cpu]);
+                CHECK_EQ_U64(e.schedstat_version, version);
+                CHECK_EQ_U64(e.big_endian, big);
+                CHECK(e.domains.p == c.b + ds);
+                CHECK_EQ_U64(e.domains.n, lay.cpu_end[cpu] - ds);
+                CHECK(view_inside(e.domains, c.b, c.n));
+                s2 = 0;
+                for (j = 0; j < cdi_cpu_ndom[cpu]; j++, g++) {
+                    const tdom *t = &cdi_doms[g];
+                    if (!CHECK(perfdata_sched_domain_next(&e, &s2, &sd))) break;
+                    CHECK_EQ_U64(s2, lay.dom_end[g] - ds);
+                    CHECK_EQ_U64(sd.domain, t->domain);
+                    if (names) {
+                        CHECK(view_at(sd.name, &c, lay.name_at[g], t->name));
+                    } else {
+                        CHECK_EQ_U64(sd.name.n, 0);
+                        CHECK(view_inside(sd.name, c.b, c.n));
+                    }
+                    CHECK(view_at(sd.cpumask, &c, lay.mask_at[g], t->cpumask));
+                    CHECK(view_at(sd.cpulist, &c, lay.list_at[g], t->cpulist));
+                }
+                /* past the last domain, and again */
+                CHECK(!perfdata_sched_domain_next(&e, &s2, &sd));
+                CHECK(!perfdata_sched_domain_next(&e, &s2, &sd));
+                CHECK_EQ_U64(s2, e.domains.n);
+                s2 = e.domains.n + 1000;
+                CHECK(!perfdata_sched_domain_next(&e, &s2, &sd));
+                s2 = e.domains.n - 1; /* a state inside the last domain record */
+                CHECK(!perfdata_sched_domain_next(&e, &s2, &sd));
+            }
+            /* past the last cpu, and again, and far past */
+            CHECK(!perfdata_cpu_domains_next(&d, &s, &e));
+            CHECK(!perfdata_cpu_domains_next(&d, &s, &e));
+            CHECK_EQ_U64(s, d.cpus.n);
+            s = (size_t)-1;
+            CHECK(!perfdata_cpu_domains_next(&d, &s, &e));
+            s = d.cpus.n - 1; /* a state inside the last cpu entry */
+            CHECK(!perfdata_cpu_domains_next(&d, &s, &e));
+            done_copy(&c);
+            /* every prefix: an error, except those ending between whole
+               cpu entries (header only: 0 cpus; after cpu 0: 1 cpu) */
+            cx.version = version;
+            cx.ends[0] = 8;
+            cx.ends[1] = lay.cpu_end[0];
+            cx.ends[2] = lay.cpu_end[1];
+            ok[0] = 8;
+            ok[1] = lay.cpu_end[0];
+            CHECK_EQ_U64(w.n, lay.cpu_end[1]);
+            CHECK_EQ_U64(sweep_range(&w, dec_cpu_domain_info, &cx, ok, 2, 0, w.n + 1, label), 0);
+            wr_free(&w);
+        }
+    }
+}
+
+TEST(feat_cpu_domain_info_edges) {
+    int big;
+    for (big = 0; big <= 1; big++) {
+        wr w;
+        copy c;
+        perfdata_feat_cpu_domain_info d;
+        perfdata_cpu_domains e;
+        perfdata_sched_domain sd;
+        perfdata_error err;
+        size_t s = 0, s2 = 0;
+
+        /* the 8-byte header alone: no cpus, valid */
+        set_ctx(big, "CPU_DOMAIN_INFO header only");
+        {
+            cdi_ctx cx;
+            wr_init(&w, big);
+            put32(&w, 17);
+            put32(&w, 0);
+            c = make_copy(&w);
+            CHECK_EQ_U64(perfdata_decode_feat_cpu_domain_info(mkview(c.b, c.n), big, &d, &err), PERFDATA_OK);
+            CHECK_EQ_U64(err.code, PERFDATA_OK);
+            CHECK_EQ_U64(d.schedstat_version, 17);
+            CHECK_EQ_U64(d.max_sched_domains, 0);
+            CHECK_EQ_U64(d.cpus.n, 0);
+            CHECK_EQ_U64(d.cpus.offset, SEC_OFFSET + 8);
+            CHECK(!perfdata_cpu_domains_next(&d, &s, &e));
+            CHECK_EQ_U64(s, 0);
+            done_copy(&c);
+            cx.version = 17;
+            cx.ends[0] = 8;
+            cx.ends[1] = cx.ends[2] = (size_t)-1;
+            CHECK_EQ_U64(sweep(&w, dec_cpu_domain_info, &cx, "CPU_DOMAIN_INFO header only"), 0);
+            wr_free(&w);
+        }
+
+        /* a cpu entry with nr_domains 0 (perf skips such cpus, but the
+           layout allows it): valid, an empty domain list */
+        set_ctx(big, "CPU_DOMAIN_INFO nr_domains 0");
+        {
+            wr_init(&w, big);
+            put32(&w, 16);
+            put32(&w, 1);
+            put32(&w, 7);
+            put32(&w, 0);
+            put32(&w, 9);
+            put32(&w, 1);
+            put32(&w, 4);
+            put_pstr(&w, "00000200");
+            put_pstr(&w, "9");
+            c = make_copy(&w);
+            s = 0;
+            CHECK_EQ_U64(perfdata_decode_feat_cpu_domain_info(mkview(c.b, c.n), big, &d, NULL), PERFDATA_OK);
+            if (CHECK(perfdata_cpu_domains_next(&d, &s, &e))) {
+                CHECK_EQ_U64(e.cpu, 7);
+                CHECK_EQ_U64(e.nr_domains, 0);
+                CHECK_EQ_U64(e.domains.n, 0);
+                CHECK_EQ_U64(e.domains.offset, SEC_OFFSET + 16);
+                s2 = 0;
+                CHECK(!perfdata_sched_domain_next(&e, &s2, &sd));
+            }
+            if (CHECK(perfdata_cpu_domains_next(&d, &s, &e))) {
+                CHECK_EQ_U64(e.cpu, 9);
+                CHECK_EQ_U64(e.nr_domains, 1);
+                s2 = 0;
+                if (CHECK(perfdata_sched_domain_next(&e, &s2, &sd))) {
+                    CHECK_EQ_U64(sd.domain, 4);
+                    CHECK_EQ_U64(sd.name.n, 0);
+                    CHECK(view_str(sd.cpumask, "00000200"));
+                    CHECK(view_str(sd.cpulist, "9"));
+                }
+                CHECK(!perfdata_sched_domain_next(&e, &s2, &sd));
+            }
+            CHECK(!perfdata_cpu_domains_next(&d, &s, &e));
+            done_copy(&c);
+            {
+                static const size_t ok[2] = {8, 16};
+                CHECK_EQ_U64(sweep_range(&w, dec_cpu_domain_info, NULL, ok, 2, 0, w.n + 1, "nr_domains 0"), 0);
+            }
+            wr_free(&w);
+        }
+    }
+}
+
+TEST(feat_cln_size) {
+    static const uint32_t v32[3] = {64, 128, 0xfedcba98u};
+    static const uint64_t v64[3] = {64, 0x0000000100000080ull, 0x0102030405060708ull};
+    int big;
+    size_t i;
+    for (big = 0; big <= 1; big++) {
+        for (i = 0; i < 3; i++) {
+            wr w;
+            copy c;
+            uint64_t o = 0;
+            perfdata_error err;
+
+            set_ctx(big, "CLN_SIZE u32");
+            wr_init(&w, big);
+            put32(&w, v32[i]);
+            c = make_copy(&w);
+            CHECK_EQ_U64(perfdata_decode_feat_cln_size(mkview(c.b, c.n), big, &o, &err), PERFDATA_OK);
+            CHECK_EQ_U64(err.code, PERFDATA_OK);
+            CHECK_EQ_U64(o, v32[i]);
+            done_copy(&c);
+            CHECK_EQ_U64(sweep(&w, dec_cln_size, NULL, "CLN_SIZE u32"), 0); /* 0..3: errors */
+            wr_free(&w);
+
+            set_ctx(big, "CLN_SIZE u64");
+            wr_init(&w, big);
+            put64(&w, v64[i]);
+            c = make_copy(&w);
+            o = 0;
+            CHECK_EQ_U64(perfdata_decode_feat_cln_size(mkview(c.b, c.n), big, &o, &err), PERFDATA_OK);
+            CHECK_EQ_U64(err.code, PERFDATA_OK);
+            CHECK_EQ_U64(o, v64[i]);
+            done_copy(&c);
+            CHECK_EQ_U64(sweep_range(&w, dec_cln_size, NULL, NULL, 0, 0, 4, "CLN_SIZE u64"), 0);
+            wr_free(&w);
+        }
+    }
+}
+
+/* ===================================================================== */
 /*                                BUILD_ID                               */
 /* ===================================================================== */
 
@@ -1731,6 +2051,21 @@ static void build_huge(wr *w, size_t i) {
         put32(w, 0xffffffffu);
         for (k = 0; k < 2048; k++) { put32(w, 0); put32(w, 0); }
         break;
+    case 27: /* CPU_DOMAIN_INFO v16: nr_domains 2^32-1, one domain present */
+        put32(w, 16); put32(w, 1); put32(w, 0); put32(w, 0xffffffffu);
+        put32(w, 0); put_pstr(w, "00000003"); put_pstr(w, "0-1"); break;
+    case 28: /* the same with v17 names */
+        put32(w, 17); put32(w, 1); put32(w, 0); put32(w, 0xffffffffu);
+        put32(w, 0); put_pstr(w, "SMT"); put_pstr(w, "00000003"); put_pstr(w, "0-1"); break;
+    case 29: /* nr_domains 2^32-1 in a 16-byte section */
+        put32(w, 16); put32(w, 1); put32(w, 0); put32(w, 0xffffffffu); break;
+    case 30: /* nr_domains 2^32-1 over 16 KiB of empty 12-byte v16 domains */
+        put32(w, 16); put32(w, 1); put32(w, 0); put32(w, 0xffffffffu);
+        for (k = 0; k < 1365; k++) { put32(w, (uint32_t)k); put32(w, 0); put32(w, 0); }
+        break;
+    case 31: /* a v17 cpumask len 2^32-1 */
+        put32(w, 17); put32(w, 1); put32(w, 0); put32(w, 1);
+        put32(w, 0); put_pstr(w, "SMT"); put32(w, 0xffffffffu); put_bytes(w, "abc", 3); break;
     default: abort();
     }
 }
@@ -1742,7 +2077,7 @@ static int dec_topo_huge(perfdata_view sec, int big, perfdata_error *err, void *
 }
 
 TEST(huge_counts) {
-    static const huge_case cases[27] = {
+    static const huge_case cases[32] = {
         {"string len 2^32-1", dec_string, 0},
         {"strlist nr 2^32-1", dec_strlist, 0},
         {"strlist string len 2^32-1", dec_strlist, 0},
@@ -1770,6 +2105,11 @@ TEST(huge_counts) {
         {"PMU_CAPS nr_pmu 2^32-1", dec_pmu_caps, 0},
         {"PMU_CAPS nr_caps 2^32-1", dec_pmu_caps, 0},
         {"PMU_CAPS nr_pmu 2^32-1, 2048 empty PMUs", dec_pmu_caps, 0},
+        {"CPU_DOMAIN_INFO v16 nr_domains 2^32-1", dec_cpu_domain_info, 0},
+        {"CPU_DOMAIN_INFO v17 nr_domains 2^32-1", dec_cpu_domain_info, 0},
+        {"CPU_DOMAIN_INFO nr_domains 2^32-1, 16-byte section", dec_cpu_domain_info, 0},
+        {"CPU_DOMAIN_INFO nr_domains 2^32-1, 1365 empty domains", dec_cpu_domain_info, 0},
+        {"CPU_DOMAIN_INFO cpumask len 2^32-1", dec_cpu_domain_info, 0},
     };
     int big;
     size_t i;
@@ -2259,6 +2599,9 @@ int main(void) {
     RUN_TEST(feat_cpu_pmu_caps);
     RUN_TEST(feat_hybrid_topology);
     RUN_TEST(feat_pmu_caps);
+    RUN_TEST(feat_cpu_domain_info);
+    RUN_TEST(feat_cpu_domain_info_edges);
+    RUN_TEST(feat_cln_size);
     RUN_TEST(build_id_iteration);
     RUN_TEST(huge_counts);
     RUN_TEST(feature_names);
