@@ -3,8 +3,8 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN     = -std=c99 -Wall -Wextra -Wpedantic -Werror
-TOOLSRC  = tools/perfdata.c tools/pd_tool.c tools/dump.c tools/pd_file.c tools/info.c tools/bpf_info.c
-TOOLHDR  = perfdata.h tools/pd_tool.h tools/pd_file.h tools/pd_regs.h
+TOOLSRC  = tools/perfdata.c tools/pd_tool.c tools/dump.c tools/pd_file.c tools/info.c tools/bpf_info.c tools/report.c tools/collapse.c tools/pd_state.c tools/pd_sym.c tools/pd_elf.c
+TOOLHDR  = perfdata.h tools/pd_tool.h tools/pd_file.h tools/pd_regs.h tools/pd_state.h tools/pd_sym.h tools/pd_elf.h
 SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 .PHONY: all test demo asan clean
@@ -25,11 +25,16 @@ test: build/perfdata build/asan/perfdata
 	@sh tests/run.sh
 
 demo: build/perfdata
-	@echo '$$ build/perfdata info tests/data/callchain-fp.data'
-	@build/perfdata info tests/data/callchain-fp.data
+	@echo '$$ build/perfdata report --symdir tests/data tests/data/plain.data'
+	@build/perfdata report --symdir tests/data tests/data/plain.data
+	@echo '$$ build/perfdata collapse --symdir tests/data tests/data/callchain-fp.data'
+	@build/perfdata collapse --symdir tests/data tests/data/callchain-fp.data
 	@echo
-	@echo '$$ build/perfdata dump tests/data/callchain-fp.data | head -40'
-	@build/perfdata dump tests/data/callchain-fp.data | head -40
+	@echo '$$ build/perfdata info tests/data/callchain-fp.data | head -20'
+	@build/perfdata info tests/data/callchain-fp.data | head -20
+	@echo
+	@echo '$$ build/perfdata dump tests/data/callchain-fp.data | head -24'
+	@build/perfdata dump tests/data/callchain-fp.data | head -24
 
 clean:
 	rm -rf build

@@ -33,5 +33,7 @@ const char *pd_event_name(pd_session *s, size_t event);
 
 int pd_cmd_dump(int argc, char **argv);
 int pd_cmd_info(int argc, char **argv);
+int pd_cmd_report(int argc, char **argv);
+int pd_cmd_collapse(int argc, char **argv);
 
 #endif

@@ -113,6 +113,9 @@ oracles() {
 		mv "$d.script.xz.tmp" "$d.script.xz"
 		perf report -i "$d" --stdio --sort dso,sym > "$d.report.txt" 2>/dev/null
 	done
+	# callchains with symbols: the reference folding for `perfdata collapse`
+	perf script -i callchain-fp.data -F comm,pid,tid,period,ip,sym,dso \
+		2>/dev/null | xz -9 > callchain-fp.data.script-sym.xz
 	# per-thread counts from the PERF_RECORD_READ records
 	perf report -i stat-threads.data --stdio -T --sort comm,dso \
 		> stat-threads.data.report-T.txt 2>/dev/null

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Differential test: `perfdata report --sort dso,sym F` against perf 6.1's
+`perf report --stdio --sort dso,sym -i F` (the F.report.txt oracles).
+
+Per event table: the sample count and event count lines must be equal, and
+every entry perf lists for the recorded workload binary (the program the
+fixture profiled, whose symbols we have) must be in ours with the same
+overhead to 0.01%. Entries in other objects depend on this machine's
+libraries, kernel, vdso and perf's build-id cache at the time, so they are
+only reported. For callchain recordings perf prints Children and Self
+columns; Self is the flat profile. Group views (`:S` leader sampling) are
+skipped: perf merges the group into one table.
+
+Usage: report_diff.py PERFDATA [-v] DIR_OR_FILE...
+"""
+import os
+import re
+import subprocess
+import sys
+
+from oracles import find_inputs, parse_args
+
+ENTRY = re.compile(r'^\s+(?:(\d+\.\d+)%\s+)?(\d+\.\d+)%\s+(\S+)\s+\[(.)\] (.*?)\s*$')
+SAMPLES = re.compile(r'^# Samples: (\S+)\s+of events? \'(.*)\'$')
+WORKLOAD = ('workload',)
+
+
+def parse(text):
+    events, cur = [], None
+    for line in text.split('\n'):
+        m = SAMPLES.match(line)
+        if m:
+            cur = {'samples': m.group(1), 'name': m.group(2), 'count': None, 'entries': {}}
+            events.append(cur)
+            continue
+        if cur is None:
+            continue
+        if line.startswith('# Event count (approx.):'):
+            cur['count'] = line.split(':', 1)[1].strip()
+            continue
+        m = ENTRY.match(line)
+        if m:
+            self_pct = float(m.group(2))
+            cur['entries'][(m.group(3), f'[{m.group(4)}] {m.group(5)}')] = self_pct
+    return events
+
+
+# Where the recordings ran their workload (tests/data/record.sh and the
+# corpus' record.sh): the binary sits beside the data, so a --symfs tree
+# puts it back at that path; --symdir finds it by build id where one was
+# recorded (not in pipe mode).
+RECORDED_PATHS = ('/tmp/perfdata-fixture/workload', '/tmp/perfdata-corpus/workload')
+
+
+def symbol_options(data):
+    here = os.path.dirname(os.path.abspath(data))
+    binary = os.path.join(here, 'workload')
+    if not os.path.exists(binary):
+        return []
+    symfs = os.path.join('build', 'test', 'symfs', here.strip('/').replace('/', '_'))
+    for p in RECORDED_PATHS:
+        dst = symfs + p
+        if not os.path.exists(dst):
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            os.symlink(binary, dst)
+    return ['--symfs', symfs, '--symdir', here]
+
+
+def is_compressed(data):
+    """The profile has a COMPRESSED feature or COMPRESSED records."""
+    hdr = data + '.header.txt'
+    return os.path.exists(hdr) and '# compressed :' in open(hdr, errors='replace').read()
+
+
+def main():
+    binary, paths, verbose, _ = parse_args()
+    passed = failed = skipped = 0
+    for data, oracle in find_inputs(paths, '.report.txt'):
+        text = open(oracle, errors='replace').read()
+        if 'of events' in text or is_compressed(data):
+            skipped += 1  # group view; or records inside zstd chunks (not decoded yet)
+            continue
+        theirs = parse(text)
+        extra = symbol_options(data)
+        p = subprocess.run([binary, 'report', '--sort', 'dso,sym'] + extra + [data], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=600)
+        ours = parse(p.stdout.decode('utf-8', 'replace'))
+        problems = []
+        if len(ours) != len(theirs):
+            problems.append(f'{len(ours)} event tables, perf has {len(theirs)}')
+        for t, o in zip(theirs, ours):
+            if (t['samples'], t['count'], t['name']) != (o['samples'], o['count'], o['name']):
+                problems.append(f"header: perf {t['samples']}/{t['count']}/{t['name']}, ours {o['samples']}/{o['count']}/{o['name']}")
+            for key, pct in t['entries'].items():
+                if key[0] not in WORKLOAD or pct == 0.0:  # 0.00% self: a caller listed only in children mode
+                    continue
+                mine = o['entries'].get(key)
+                if mine is None or abs(mine - pct) > 0.01 + 1e-9:
+                    problems.append(f'{key}: perf {pct:.2f}%, ours {mine}')
+            if verbose:
+                other = [(k, v, o['entries'].get(k)) for k, v in t['entries'].items()
+                         if k[0] not in WORKLOAD and o['entries'].get(k) != v]
+                for k, v, m in other[:5]:
+                    print(f'  note {data}: {k} perf {v}%, ours {m}')
+        name = os.path.relpath(data, paths[0]) if len(paths) == 1 and os.path.isdir(paths[0]) else data
+        if problems:
+            failed += 1
+            print(f'FAIL {name}: ' + '; '.join(problems[:4]))
+        else:
+            passed += 1
+    print(f'{skipped} skipped (group views, compressed profiles)')
+    print(f'{passed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,996 @@
+/* pd_elf.c - see pd_elf.h. Field offsets and constants are from the ELF
+   gABI and the Linux note and kallsyms formats; symbol preferences and the
+   size-0 rule follow what perf does, so the tools name the same functions. */
+#define _POSIX_C_SOURCE 200809L
+#include "pd_elf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------ constants */
+
+#define PD_ELF_EI_NIDENT 16
+#define PD_ELF_EI_CLASS 4
+#define PD_ELF_EI_DATA 5
+#define PD_ELF_EI_VERSION 6
+#define PD_ELF_CLASS32 1
+#define PD_ELF_CLASS64 2
+#define PD_ELF_DATA2LSB 1
+#define PD_ELF_DATA2MSB 2
+#define PD_ELF_EV_CURRENT 1
+#define PD_ELF_PT_LOAD 1
+#define PD_ELF_PT_NOTE 4
+#define PD_ELF_PF_X 1
+#define PD_ELF_SHT_SYMTAB 2
+#define PD_ELF_SHT_STRTAB 3
+#define PD_ELF_SHT_NOTE 7
+#define PD_ELF_SHT_NOBITS 8
+#define PD_ELF_SHT_DYNSYM 11
+#define PD_ELF_SHN_UNDEF 0
+#define PD_ELF_SHN_XINDEX 0xffff
+#define PD_ELF_PN_XNUM 0xffff
+#define PD_ELF_STT_FILE 4
+#define PD_ELF_NT_GNU_BUILD_ID 3
+#define PD_ELF_EM_ARM 40
+#define PD_ELF_PAGE 4096u
+#define PD_ELF_MAX_ID 64        /* longest build id the symdir index keeps */
+
+/* --------------------------------------------------------------- errors */
+
+const char *pd_elf_status_message(pd_elf_status status) {
+    switch (status) {
+#define PD_ELF__TEXT(name, value, text) case name: return text;
+        PD_ELF_STATUS_LIST(PD_ELF__TEXT)
+#undef PD_ELF__TEXT
+    default: return "unknown status";
+    }
+}
+
+/* Every failure goes through here so that err is always complete. */
+static pd_elf_status fail(pd_elf_error *err, pd_elf_status code, uint64_t offset, const char *message) {
+    if (err) {
+        err->code = code;
+        err->offset = offset;
+        err->message = message ? message : pd_elf_status_message(code);
+        err->os_errno = code == PD_ELF_IO ? errno : 0;
+    }
+    return code;
+}
+
+static void clear_error(pd_elf_error *err) {
+    if (err) { err->code = PD_ELF_OK; err->offset = 0; err->message = "ok"; err->os_errno = 0; }
+}
+
+/* -------------------------------------------------------- bytes, views */
+
+typedef struct view {
+    const unsigned char *p;
+    size_t n;
+    uint64_t offset;            /* of p[0] in the file, for error reports */
+} view;
+
+/* The n bytes at off inside v, if they are all there. */
+static int sub(view v, uint64_t off, uint64_t n, view *out) {
+    if (n > v.n || off > v.n - n) return 0;
+    out->p = v.p + off;
+    out->n = (size_t)n;
+    out->offset = v.offset + off;
+    return 1;
+}
+
+/* An unsigned value of width bytes in the file's byte order. Assembled
+   byte by byte: ELF fields may be unaligned in a buffer, and the file's
+   order need not be the host's. */
+static uint64_t load(const unsigned char *p, unsigned width, int big) {
+    uint64_t v = 0;
+    unsigned i;
+    for (i = 0; i < width; i++) v = v << 8 | (uint64_t)p[big ? i : width - 1 - i];
+    return v;
+}
+
+/* -------------------------------------------------------------- layouts */
+
+/* Offsets of the fields read, per class; "word" is the address width. */
+typedef struct layout {
+    unsigned word;
+    unsigned ehdr_size, e_phoff, e_shoff, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
+    unsigned phdr_size, p_type, p_flags, p_offset, p_vaddr, p_filesz, p_align;
+    unsigned shdr_size, sh_type, sh_offset, sh_size, sh_link, sh_info, sh_addralign, sh_entsize;
+    unsigned sym_size, st_name, st_info, st_shndx, st_value, st_size;
+} layout;
+
+static const layout layout32 = {
+    4, 52, 28, 32, 42, 44, 46, 48, 50,
+    32, 0, 24, 4, 8, 16, 28,
+    40, 4, 16, 20, 24, 28, 32, 36,
+    16, 0, 12, 14, 4, 8,
+};
+
+static const layout layout64 = {
+    8, 64, 32, 40, 54, 56, 58, 60, 62,
+    56, 0, 4, 8, 16, 32, 48,
+    64, 4, 24, 32, 40, 44, 48, 56,
+    24, 0, 4, 6, 8, 16,
+};
+
+struct pd_elf {
+    pd_elf_info info;
+    view file;
+    const layout *L;
+    int big;
+    view phdrs, shdrs;
+    size_t phnum, shnum;
+    pd_elf_sym *syms;
+    uint64_t *reach;            /* reach[i]: greatest end among syms[0..i] */
+    void *mapping;              /* pd_elf_open_file's mmap, else NULL */
+    size_t mapping_size;
+};
+
+/* A field of an entry whose view is at least the layout's entry size. */
+static uint64_t field(const pd_elf *e, view entry, unsigned at, unsigned width) {
+    if (at > entry.n || width > entry.n - at) return 0; /* unreachable: entries are sized exactly */
+    return load(entry.p + at, width, e->big);
+}
+
+static view entry_at(view table, size_t index, unsigned size) {
+    view v;
+    v.p = table.p + index * size;
+    v.n = size;
+    v.offset = table.offset + (uint64_t)index * size;
+    return v;
+}
+
+static view phdr(const pd_elf *e, size_t i) { return entry_at(e->phdrs, i, e->L->phdr_size); }
+static view shdr(const pd_elf *e, size_t i) { return entry_at(e->shdrs, i, e->L->shdr_size); }
+
+static uint64_t ph_word(const pd_elf *e, size_t i, unsigned at) { return field(e, phdr(e, i), at, e->L->word); }
+static uint64_t sh_word(const pd_elf *e, size_t i, unsigned at) { return field(e, shdr(e, i), at, e->L->word); }
+static uint32_t ph_u32(const pd_elf *e, size_t i, unsigned at) { return (uint32_t)field(e, phdr(e, i), at, 4); }
+static uint32_t sh_u32(const pd_elf *e, size_t i, unsigned at) { return (uint32_t)field(e, shdr(e, i), at, 4); }
+
+/* ------------------------------------------------------------- headers */
+
+static pd_elf_status parse_ident(pd_elf *e, pd_elf_error *err) {
+    const unsigned char *p = e->file.p;
+    if (e->file.n < PD_ELF_EI_NIDENT) return fail(err, PD_ELF_TRUNCATED, e->file.n, "shorter than e_ident");
+    if (p[0] != 0x7f || p[1] != 'E' || p[2] != 'L' || p[3] != 'F')
+        return fail(err, PD_ELF_UNSUPPORTED, 0, "no ELF magic");
+    if (p[PD_ELF_EI_CLASS] != PD_ELF_CLASS32 && p[PD_ELF_EI_CLASS] != PD_ELF_CLASS64)
+        return fail(err, PD_ELF_UNSUPPORTED, PD_ELF_EI_CLASS, "unknown ELF class");
+    if (p[PD_ELF_EI_DATA] != PD_ELF_DATA2LSB && p[PD_ELF_EI_DATA] != PD_ELF_DATA2MSB)
+        return fail(err, PD_ELF_UNSUPPORTED, PD_ELF_EI_DATA, "unknown ELF byte order");
+    if (p[PD_ELF_EI_VERSION] != PD_ELF_EV_CURRENT)
+        return fail(err, PD_ELF_UNSUPPORTED, PD_ELF_EI_VERSION, "unknown ELF version");
+    e->L = p[PD_ELF_EI_CLASS] == PD_ELF_CLASS64 ? &layout64 : &layout32;
+    e->big = p[PD_ELF_EI_DATA] == PD_ELF_DATA2MSB;
+    if (e->file.n < e->L->ehdr_size) return fail(err, PD_ELF_TRUNCATED, e->file.n, "shorter than the ELF header");
+    e->info.elf64 = e->L == &layout64;
+    e->info.big_endian = e->big;
+    e->info.type = (unsigned)load(p + 16, 2, e->big);
+    e->info.machine = (unsigned)load(p + 18, 2, e->big);
+    return PD_ELF_OK;
+}
+
+static uint64_t ehdr(const pd_elf *e, unsigned at, unsigned width) { return load(e->file.p + at, width, e->big); }
+
+/* A header table of count entries: exact entry size, after the ELF header,
+   inside the file (count checked by division so that it cannot wrap). */
+static pd_elf_status table(pd_elf *e, uint64_t off, uint64_t count, unsigned entsize_at, unsigned want, view *out,
+                           pd_elf_error *err, const char *what) {
+    out->p = e->file.p; out->n = 0; out->offset = off;
+    if (count == 0) return PD_ELF_OK;
+    if (ehdr(e, entsize_at, 2) != want) return fail(err, PD_ELF_MALFORMED, entsize_at, what);
+    if (off < e->L->ehdr_size) return fail(err, PD_ELF_MALFORMED, off, "header table overlaps the ELF header");
+    if (off > e->file.n || count > (e->file.n - off) / want)
+        return fail(err, PD_ELF_TRUNCATED, off, "header table runs past the end of the file");
+    return sub(e->file, off, count * want, out) ? PD_ELF_OK : fail(err, PD_ELF_TRUNCATED, off, what);
+}
+
+/* e_shnum, e_shstrndx and e_phnum overflow into section 0 when the real
+   values do not fit 16 bits (gABI "extended numbering"). */
+static pd_elf_status section_zero(pd_elf *e, uint64_t shoff, uint64_t *shnum, uint64_t *shstrndx, uint64_t *phnum,
+                                  pd_elf_error *err) {
+    view zero;
+    pd_elf_status st;
+    if (*shnum != 0 && *shstrndx != PD_ELF_SHN_XINDEX && *phnum != PD_ELF_PN_XNUM) return PD_ELF_OK;
+    if (shoff == 0) {
+        if (*phnum == PD_ELF_PN_XNUM || *shstrndx == PD_ELF_SHN_XINDEX)
+            return fail(err, PD_ELF_MALFORMED, 0, "extended numbering without section headers");
+        return PD_ELF_OK;
+    }
+    st = table(e, shoff, 1, e->L->e_shentsize, e->L->shdr_size, &zero, err, "e_shentsize is wrong");
+    if (st != PD_ELF_OK) return st;
+    if (*shnum == 0) *shnum = field(e, zero, e->L->sh_size, e->L->word);
+    if (*shstrndx == PD_ELF_SHN_XINDEX) *shstrndx = field(e, zero, e->L->sh_link, 4);
+    if (*phnum == PD_ELF_PN_XNUM) *phnum = field(e, zero, e->L->sh_info, 4);
+    return PD_ELF_OK;
+}
+
+static pd_elf_status parse_tables(pd_elf *e, pd_elf_error *err) {
+    const layout *L = e->L;
+    uint64_t phoff = ehdr(e, L->e_phoff, L->word), shoff = ehdr(e, L->e_shoff, L->word);
+    uint64_t phnum = ehdr(e, L->e_phnum, 2), shnum = ehdr(e, L->e_shnum, 2), shstrndx = ehdr(e, L->e_shstrndx, 2);
+    pd_elf_status st = section_zero(e, shoff, &shnum, &shstrndx, &phnum, err);
+    if (st != PD_ELF_OK) return st;
+    if (shoff == 0 && shnum != 0) return fail(err, PD_ELF_MALFORMED, L->e_shnum, "sections but no section header table");
+    st = table(e, phoff, phnum, L->e_phentsize, L->phdr_size, &e->phdrs, err, "e_phentsize is wrong");
+    if (st != PD_ELF_OK) return st;
+    st = table(e, shoff, shnum, L->e_shentsize, L->shdr_size, &e->shdrs, err, "e_shentsize is wrong");
+    if (st != PD_ELF_OK) return st;
+    if (shnum && shstrndx >= shnum) return fail(err, PD_ELF_MALFORMED, L->e_shstrndx, "e_shstrndx out of range");
+    e->phnum = (size_t)phnum;   /* both fit: their tables lie in the buffer */
+    e->shnum = (size_t)shnum;
+    return PD_ELF_OK;
+}
+
+/* The file bytes of section i; SHT_NOBITS has none. */
+static pd_elf_status section_data(const pd_elf *e, size_t i, view *out, pd_elf_error *err) {
+    uint64_t off = sh_word(e, i, e->L->sh_offset), size = sh_word(e, i, e->L->sh_size);
+    if (sh_u32(e, i, e->L->sh_type) == PD_ELF_SHT_NOBITS) { out->p = e->file.p; out->n = 0; out->offset = off; return PD_ELF_OK; }
+    if (!sub(e->file, off, size, out)) return fail(err, PD_ELF_TRUNCATED, off, "section runs past the end of the file");
+    return PD_ELF_OK;
+}
+
+/* ------------------------------------------------------------ build id */
+
+static uint64_t align_up(uint64_t v, uint64_t align) { return (v + align - 1) & ~(align - 1); }
+
+/* Skips n bytes at *pos and the padding after them; the padding may be
+   missing at the very end of the area. */
+static int note_skip(view area, uint64_t *pos, uint64_t n, uint64_t align) {
+    if (n > area.n - *pos) return 0;
+    *pos = align_up(*pos + n, align);
+    if (*pos > area.n) *pos = area.n;
+    return 1;
+}
+
+/* Notes: namesz, descsz, type (4 bytes each), then name and desc, each
+   padded to the area's alignment (8 for 8-aligned note sections, else 4). */
+static pd_elf_status scan_notes(pd_elf *e, view area, uint64_t area_align, pd_elf_error *err) {
+    uint64_t pos = 0, align = area_align == 8 ? 8 : 4;
+    while (area.n - pos >= 12) {
+        uint64_t namesz = load(area.p + pos, 4, e->big), descsz = load(area.p + pos + 4, 4, e->big);
+        uint64_t type = load(area.p + pos + 8, 4, e->big), name_at = pos + 12, desc_at;
+        pos += 12;
+        if (!note_skip(area, &pos, namesz, align)) return fail(err, PD_ELF_MALFORMED, area.offset + name_at, "note name runs past its area");
+        desc_at = pos;
+        if (!note_skip(area, &pos, descsz, align)) return fail(err, PD_ELF_MALFORMED, area.offset + desc_at, "note desc runs past its area");
+        if (type == PD_ELF_NT_GNU_BUILD_ID && namesz == 4 && !memcmp(area.p + name_at, "GNU", 4) && descsz) {
+            e->info.build_id = area.p + desc_at;
+            e->info.build_id_size = (size_t)descsz;
+            return PD_ELF_OK;
+        }
+    }
+    return PD_ELF_OK;
+}
+
+/* Segments first: they are what the loader (and perf's build-id reader)
+   sees; sections for files without program headers. */
+static pd_elf_status find_build_id(pd_elf *e, pd_elf_error *err) {
+    size_t i;
+    pd_elf_status st;
+    view area;
+    for (i = 0; i < e->phnum && !e->info.build_id; i++) {
+        uint64_t off = ph_word(e, i, e->L->p_offset), size = ph_word(e, i, e->L->p_filesz);
+        if (ph_u32(e, i, e->L->p_type) != PD_ELF_PT_NOTE) continue;
+        if (!sub(e->file, off, size, &area)) return fail(err, PD_ELF_TRUNCATED, off, "PT_NOTE runs past the end of the file");
+        if ((st = scan_notes(e, area, ph_word(e, i, e->L->p_align), err)) != PD_ELF_OK) return st;
+    }
+    for (i = 0; i < e->shnum && !e->info.build_id; i++) {
+        if (sh_u32(e, i, e->L->sh_type) != PD_ELF_SHT_NOTE) continue;
+        if ((st = section_data(e, i, &area, err)) != PD_ELF_OK) return st;
+        if ((st = scan_notes(e, area, sh_word(e, i, e->L->sh_addralign), err)) != PD_ELF_OK) return st;
+    }
+    return PD_ELF_OK;
+}
+
+/* ------------------------------------------------------------- symbols */
+
+/* A NUL-terminated string at off in a string table, or NULL. */
+static const char *string_at(view strs, uint64_t off) {
+    if (off >= strs.n || !memchr(strs.p + off, 0, strs.n - (size_t)off)) return NULL;
+    return (const char *)strs.p + off;
+}
+
+typedef struct symtab {
+    view syms, strs;
+    const char *name;
+} symtab;
+
+/* The first section of type sh_type with its string table; 0 when none. */
+static pd_elf_status find_symtab(const pd_elf *e, uint32_t sh_type, symtab *out, int *found, pd_elf_error *err) {
+    size_t i, link;
+    pd_elf_status st;
+    *found = 0;
+    for (i = 0; i < e->shnum; i++) {
+        if (sh_u32(e, i, e->L->sh_type) == sh_type) break;
+    }
+    if (i == e->shnum) return PD_ELF_OK;
+    if (sh_word(e, i, e->L->sh_entsize) != e->L->sym_size)
+        return fail(err, PD_ELF_MALFORMED, shdr(e, i).offset, "symbol table sh_entsize is wrong");
+    link = sh_u32(e, i, e->L->sh_link);
+    if (link == 0 || link >= e->shnum || link == i || sh_u32(e, link, e->L->sh_type) != PD_ELF_SHT_STRTAB)
+        return fail(err, PD_ELF_MALFORMED, shdr(e, i).offset, "symbol table sh_link is not a string table");
+    if ((st = section_data(e, i, &out->syms, err)) != PD_ELF_OK) return st;
+    if ((st = section_data(e, link, &out->strs, err)) != PD_ELF_OK) return st;
+    out->name = sh_type == PD_ELF_SHT_SYMTAB ? ".symtab" : ".dynsym";
+    *found = 1;
+    return PD_ELF_OK;
+}
+
+/* One pass over a symbol table: counts the function symbols, and stores
+   up to cap of them when out is not NULL (the cap holds even if a mapped
+   file changes between the counting pass and this one). Entry 0 is the
+   null symbol. */
+static pd_elf_status scan_symbols(const pd_elf *e, const symtab *t, pd_elf_sym *out, size_t cap, size_t *count,
+                                  pd_elf_error *err) {
+    const layout *L = e->L;
+    size_t i, n = t->syms.n / L->sym_size;
+    const char *file = NULL;
+    *count = 0;
+    for (i = 1; i < n; i++) {
+        view s = entry_at(t->syms, i, L->sym_size);
+        unsigned info = (unsigned)field(e, s, L->st_info, 1), type = info & 0xf;
+        const char *name = string_at(t->strs, field(e, s, L->st_name, 4));
+        if (!name) return fail(err, PD_ELF_MALFORMED, s.offset, "symbol name outside its string table");
+        if (type == PD_ELF_STT_FILE) file = name[0] ? name : NULL;
+        if ((type != PD_ELF_STT_FUNC && type != PD_ELF_STT_GNU_IFUNC) || !name[0]) continue;
+        if (field(e, s, L->st_shndx, 2) == PD_ELF_SHN_UNDEF) continue;
+        if (out && *count == cap) break;
+        if (out) {
+            pd_elf_sym *o = &out[*count];
+            o->addr = field(e, s, L->st_value, L->word);
+            if (e->info.machine == PD_ELF_EM_ARM) o->addr &= ~(uint64_t)1; /* the Thumb bit is not an address */
+            o->size = field(e, s, L->st_size, L->word);
+            o->end = 0;
+            o->name = name;
+            o->bind = (unsigned char)(info >> 4);
+            o->file = o->bind == PD_ELF_STB_LOCAL ? file : NULL;
+            o->type = (unsigned char)type;
+        }
+        ++*count;
+    }
+    return PD_ELF_OK;
+}
+
+static size_t leading_underscores(const char *s) {
+    size_t n = 0;
+    while (s[n] == '_') n++;
+    return n;
+}
+
+/* Which of two symbols at one address to keep, as perf chooses: a sized
+   one, then a non-weak one, then a global one, then fewer leading
+   underscores, then the longer name. Negative: a wins. */
+static int preference(uint64_t size_a, int bind_a, const char *name_a, uint64_t size_b, int bind_b, const char *name_b) {
+    size_t ua, ub, la, lb;
+    if (!size_a != !size_b) return size_a ? -1 : 1;
+    if ((bind_a == PD_ELF_STB_WEAK) != (bind_b == PD_ELF_STB_WEAK)) return bind_a == PD_ELF_STB_WEAK ? 1 : -1;
+    if ((bind_a == PD_ELF_STB_GLOBAL) != (bind_b == PD_ELF_STB_GLOBAL)) return bind_a == PD_ELF_STB_GLOBAL ? -1 : 1;
+    ua = leading_underscores(name_a); ub = leading_underscores(name_b);
+    if (ua != ub) return ua < ub ? -1 : 1;
+    la = strlen(name_a); lb = strlen(name_b);
+    if (la != lb) return la > lb ? -1 : 1;
+    return strcmp(name_a, name_b);
+}
+
+static int cmp_opt_str(const char *a, const char *b) {
+    if (!a || !b) return (a != NULL) - (b != NULL);
+    return strcmp(a, b);
+}
+
+/* By address, the preferred symbol first: deduplication keeps the first. */
+static int cmp_sym(const void *pa, const void *pb) {
+    const pd_elf_sym *a = (const pd_elf_sym *)pa, *b = (const pd_elf_sym *)pb;
+    int c;
+    if (a->addr != b->addr) return a->addr < b->addr ? -1 : 1;
+    if ((c = preference(a->size, a->bind, a->name, b->size, b->bind, b->name)) != 0) return c;
+    if ((c = cmp_opt_str(a->file, b->file)) != 0) return c;
+    return a->size < b->size ? -1 : a->size > b->size;
+}
+
+/* The end of the page after the one holding addr: perf's end for a size-0
+   symbol with no next symbol to stop at. */
+static uint64_t page_end(uint64_t addr) {
+    uint64_t up = addr > UINT64_MAX - (PD_ELF_PAGE - 1) ? UINT64_MAX : align_up(addr, PD_ELF_PAGE);
+    return up > UINT64_MAX - PD_ELF_PAGE ? UINT64_MAX : up + PD_ELF_PAGE;
+}
+
+static uint64_t sized_end(uint64_t addr, uint64_t size) { return size > UINT64_MAX - addr ? UINT64_MAX : addr + size; }
+
+/* Sort, keep one symbol per address, and give each its end. */
+static size_t finish_symbols(pd_elf_sym *syms, uint64_t *reach, size_t n) {
+    size_t i, kept = 0;
+    qsort(syms, n, sizeof *syms, cmp_sym);
+    for (i = 0; i < n; i++) {
+        if (kept && syms[kept - 1].addr == syms[i].addr) continue;
+        syms[kept++] = syms[i];
+    }
+    for (i = 0; i < kept; i++) {
+        pd_elf_sym *s = &syms[i];
+        if (s->size) s->end = sized_end(s->addr, s->size);
+        else s->end = i + 1 < kept ? syms[i + 1].addr : page_end(s->addr);
+        reach[i] = i && reach[i - 1] > s->end ? reach[i - 1] : s->end;
+    }
+    return kept;
+}
+
+static pd_elf_status read_symbols(pd_elf *e, const symtab *t, size_t count, pd_elf_error *err) {
+    pd_elf_status st;
+    /* one block: the symbols, then their reach (8-byte aligned after them) */
+    if (count > (SIZE_MAX - 8) / (sizeof(pd_elf_sym) + sizeof(uint64_t))) return fail(err, PD_ELF_NO_MEMORY, 0, NULL);
+    e->syms = (pd_elf_sym *)malloc(count * (sizeof(pd_elf_sym) + sizeof(uint64_t)));
+    if (!e->syms) return fail(err, PD_ELF_NO_MEMORY, 0, NULL);
+    e->reach = (uint64_t *)(void *)(e->syms + count);
+    if ((st = scan_symbols(e, t, e->syms, count, &count, err)) != PD_ELF_OK) return st;
+    e->info.nr_symbols = finish_symbols(e->syms, e->reach, count);
+    e->info.symbols = e->syms;
+    e->info.symbol_table = t->name;
+    return PD_ELF_OK;
+}
+
+/* .symtab when it has functions (a debug stub may have none), else .dynsym. */
+static pd_elf_status load_symbols(pd_elf *e, pd_elf_error *err) {
+    static const uint32_t kinds[2] = {PD_ELF_SHT_SYMTAB, PD_ELF_SHT_DYNSYM};
+    int k, found;
+    for (k = 0; k < 2; k++) {
+        symtab t;
+        size_t count;
+        pd_elf_status st = find_symtab(e, kinds[k], &t, &found, err);
+        if (st != PD_ELF_OK) return st;
+        if (!found) continue;
+        if ((st = scan_symbols(e, &t, NULL, 0, &count, err)) != PD_ELF_OK) return st;
+        if (count) return read_symbols(e, &t, count, err);
+    }
+    return PD_ELF_OK;
+}
+
+/* ---------------------------------------------------------------- open */
+
+static pd_elf_status parse(pd_elf *e, int want_symbols, pd_elf_error *err) {
+    pd_elf_status st;
+    if ((st = parse_ident(e, err)) != PD_ELF_OK) return st;
+    if ((st = parse_tables(e, err)) != PD_ELF_OK) return st;
+    if ((st = find_build_id(e, err)) != PD_ELF_OK) return st;
+    return want_symbols ? load_symbols(e, err) : PD_ELF_OK;
+}
+
+static pd_elf_status open_mem(const void *data, size_t size, int want_symbols, pd_elf **out, pd_elf_error *err) {
+    pd_elf *e;
+    pd_elf_status st;
+    clear_error(err);
+    if (!out) return fail(err, PD_ELF_BAD_ARGUMENT, 0, NULL);
+    *out = NULL;
+    if (!data && size) return fail(err, PD_ELF_BAD_ARGUMENT, 0, NULL);
+    e = (pd_elf *)calloc(1, sizeof *e);
+    if (!e) return fail(err, PD_ELF_NO_MEMORY, 0, NULL);
+    e->file.p = (const unsigned char *)data;
+    e->file.n = size;
+    e->file.offset = 0;
+    if ((st = parse(e, want_symbols, err)) != PD_ELF_OK) {
+        pd_elf_close(e);
+        return st;
+    }
+    *out = e;
+    return PD_ELF_OK;
+}
+
+pd_elf_status pd_elf_open_mem(const void *data, size_t size, pd_elf **out, pd_elf_error *err) {
+    return open_mem(data, size, 1, out, err);
+}
+
+/* A read-only private map of a regular, non-empty file. */
+static pd_elf_status map_file(const char *path, void **map, size_t *size, pd_elf_error *err) {
+    struct stat st;
+    int fd = open(path, O_RDONLY);
+    void *p;
+    if (fd < 0) return fail(err, PD_ELF_IO, 0, "cannot open the file");
+    if (fstat(fd, &st) < 0) { fail(err, PD_ELF_IO, 0, "cannot stat the file"); close(fd); return PD_ELF_IO; }
+    if (!S_ISREG(st.st_mode)) { close(fd); errno = EINVAL; return fail(err, PD_ELF_IO, 0, "not a regular file"); }
+    if (st.st_size == 0) { close(fd); return fail(err, PD_ELF_TRUNCATED, 0, "empty file"); }
+    if ((unsigned long long)st.st_size > (size_t)-1) { close(fd); errno = EFBIG; return fail(err, PD_ELF_IO, 0, "too large to map"); }
+    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) { fail(err, PD_ELF_IO, 0, "cannot map the file"); close(fd); return PD_ELF_IO; }
+    close(fd);
+    *map = p;
+    *size = (size_t)st.st_size;
+    return PD_ELF_OK;
+}
+
+static pd_elf_status open_file(const char *path, int want_symbols, pd_elf **out, pd_elf_error *err) {
+    void *map;
+    size_t size;
+    pd_elf_status st;
+    clear_error(err);
+    if (!out || !path) return fail(err, PD_ELF_BAD_ARGUMENT, 0, NULL);
+    *out = NULL;
+    if ((st = map_file(path, &map, &size, err)) != PD_ELF_OK) return st;
+    if ((st = open_mem(map, size, want_symbols, out, err)) != PD_ELF_OK) {
+        munmap(map, size);
+        return st;
+    }
+    (*out)->mapping = map;
+    (*out)->mapping_size = size;
+    return PD_ELF_OK;
+}
+
+pd_elf_status pd_elf_open_file(const char *path, pd_elf **out, pd_elf_error *err) {
+    return open_file(path, 1, out, err);
+}
+
+void pd_elf_close(pd_elf *elf) {
+    if (!elf) return;
+    free(elf->syms);
+    if (elf->mapping) munmap(elf->mapping, elf->mapping_size);
+    free(elf);
+}
+
+const pd_elf_info *pd_elf_get_info(const pd_elf *elf) { return elf ? &elf->info : NULL; }
+
+/* -------------------------------------------------------------- lookup */
+
+const pd_elf_sym *pd_elf_lookup(const pd_elf *elf, uint64_t vaddr) {
+    size_t lo = 0, hi;
+    if (!elf) return NULL;
+    hi = elf->info.nr_symbols;
+    while (lo < hi) {           /* lo: the first symbol above vaddr */
+        size_t mid = lo + (hi - lo) / 2;
+        if (elf->syms[mid].addr <= vaddr) lo = mid + 1; else hi = mid;
+    }
+    /* Walk back over symbols nested in a bigger one; reach says when no
+       earlier symbol can still contain vaddr. */
+    while (lo > 0) {
+        lo--;
+        if (elf->reach[lo] <= vaddr) return NULL;
+        if (vaddr < elf->syms[lo].end) return &elf->syms[lo];
+    }
+    return NULL;
+}
+
+/* The vaddr of file offset off in a PT_LOAD's file bytes; executable
+   segments only when exec_only. */
+static int load_vaddr(const pd_elf *e, uint64_t off, int exec_only, uint64_t *vaddr) {
+    size_t i;
+    for (i = 0; i < e->phnum; i++) {
+        uint64_t p_offset = ph_word(e, i, e->L->p_offset), filesz = ph_word(e, i, e->L->p_filesz);
+        if (ph_u32(e, i, e->L->p_type) != PD_ELF_PT_LOAD) continue;
+        if (exec_only && !(ph_u32(e, i, e->L->p_flags) & PD_ELF_PF_X)) continue;
+        if (off < p_offset || off - p_offset >= filesz) continue;
+        *vaddr = ph_word(e, i, e->L->p_vaddr) + (off - p_offset);
+        return 1;
+    }
+    return 0;
+}
+
+pd_elf_status pd_elf_map_to_vaddr(const pd_elf *elf, uint64_t map_start, uint64_t map_pgoff, uint64_t ip,
+                                  uint64_t *vaddr) {
+    uint64_t off;
+    if (!elf || !vaddr) return PD_ELF_BAD_ARGUMENT;
+    if (ip < map_start || ip - map_start > UINT64_MAX - map_pgoff) return PD_ELF_NOT_FOUND;
+    off = ip - map_start + map_pgoff;
+    if (load_vaddr(elf, off, 1, vaddr) || load_vaddr(elf, off, 0, vaddr)) return PD_ELF_OK;
+    return PD_ELF_NOT_FOUND;
+}
+
+/* ------------------------------------------------------ finding binaries */
+
+/* perf keeps at most 20 bytes of a build id, and older perf padded short
+   ones with zeros to 20. */
+static int build_id_matches(const pd_elf_info *info, const unsigned char *id, size_t n) {
+    size_t have = info->build_id_size, i;
+    if (!info->build_id || !have || !n) return 0;
+    if (have == n) return !memcmp(info->build_id, id, n);
+    if (n == 20 && have > 20) return !memcmp(info->build_id, id, 20);
+    if (n != 20 || have > 20 || memcmp(info->build_id, id, have)) return 0;
+    for (i = have; i < n; i++) {
+        if (id[i]) return 0;
+    }
+    return 1;
+}
+
+static int join(char *out, size_t cap, const char *a, const char *b, const char *c) {
+    int n = snprintf(out, cap, "%s%s%s", a, b, c);
+    return n >= 0 && (size_t)n < cap;
+}
+
+typedef struct symdir_entry {
+    char *path;
+    size_t id_size;
+    unsigned char id[PD_ELF_MAX_ID];
+} symdir_entry;
+
+struct pd_elf__symdir_index {
+    symdir_entry *entries;
+    size_t n, cap;
+    int out_of_memory;
+};
+
+static void index_add(struct pd_elf__symdir_index *ix, const char *path, const pd_elf_info *info) {
+    symdir_entry *e;
+    if (ix->n == ix->cap) {
+        size_t cap = ix->cap ? ix->cap * 2 : 64;
+        symdir_entry *grown = cap > SIZE_MAX / sizeof *grown ? NULL : (symdir_entry *)realloc(ix->entries, cap * sizeof *grown);
+        if (!grown) { ix->out_of_memory = 1; return; }
+        ix->entries = grown;
+        ix->cap = cap;
+    }
+    e = &ix->entries[ix->n];
+    e->path = (char *)malloc(strlen(path) + 1);
+    if (!e->path) { ix->out_of_memory = 1; return; }
+    strcpy(e->path, path);
+    e->id_size = info->build_id_size;
+    memcpy(e->id, info->build_id, info->build_id_size);
+    ix->n++;
+}
+
+/* Reads 4 bytes before mapping: most files in a directory are not ELF. */
+static int has_elf_magic(const char *path) {
+    unsigned char m[4];
+    int fd = open(path, O_RDONLY), ok;
+    if (fd < 0) return 0;
+    ok = read(fd, m, 4) == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+    close(fd);
+    return ok;
+}
+
+static void index_file(struct pd_elf__symdir_index *ix, const char *path) {
+    pd_elf *e;
+    if (!has_elf_magic(path) || open_file(path, 0, &e, NULL) != PD_ELF_OK) return;
+    if (e->info.build_id && e->info.build_id_size <= PD_ELF_MAX_ID) index_add(ix, path, &e->info);
+    pd_elf_close(e);
+}
+
+/* Depth-first; directories are not followed through symlinks, so a link
+   loop cannot recurse, and the depth is capped anyway. */
+static void index_dir(struct pd_elf__symdir_index *ix, const char *dir, int depth) {
+    DIR *d;
+    struct dirent *de;
+    if (depth > 32 || !(d = opendir(dir))) return;
+    while (!ix->out_of_memory && (de = readdir(d)) != NULL) {
+        char path[4096];
+        struct stat st;
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
+        if (!join(path, sizeof path, dir, "/", de->d_name) || lstat(path, &st) < 0) continue;
+        if (S_ISDIR(st.st_mode)) index_dir(ix, path, depth + 1);
+        else if (S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISREG(st.st_mode)))
+            index_file(ix, path);
+    }
+    closedir(d);
+}
+
+static int cmp_entry(const void *a, const void *b) {
+    return strcmp(((const symdir_entry *)a)->path, ((const symdir_entry *)b)->path);
+}
+
+/* The scan, made once per search; sorted so that the first match is the
+   same whatever order the directory lists its files in. */
+static pd_elf_status symdir_index(pd_elf_search *s, pd_elf_error *err) {
+    struct pd_elf__symdir_index *ix = s->index_;
+    if (ix) return PD_ELF_OK;
+    if (!(ix = (struct pd_elf__symdir_index *)calloc(1, sizeof *ix))) return fail(err, PD_ELF_NO_MEMORY, 0, NULL);
+    s->index_ = ix;
+    index_dir(ix, s->symdir, 0);
+    if (ix->n) qsort(ix->entries, ix->n, sizeof *ix->entries, cmp_entry);
+    return ix->out_of_memory ? fail(err, PD_ELF_NO_MEMORY, 0, "out of memory indexing --symdir") : PD_ELF_OK;
+}
+
+void pd_elf_search_free(pd_elf_search *search) {
+    size_t i;
+    if (!search || !search->index_) return;
+    for (i = 0; i < search->index_->n; i++) free(search->index_->entries[i].path);
+    free(search->index_->entries);
+    free(search->index_);
+    search->index_ = NULL;
+}
+
+/* What pd_elf_find has seen so far. */
+typedef struct finder {
+    const unsigned char *id;
+    size_t id_size;
+    pd_elf *mismatch;           /* first file found by path with another build id */
+    char mismatch_path[4096];
+    pd_elf_where mismatch_where;
+    pd_elf_error first_error;   /* of the first candidate that exists but failed */
+} finder;
+
+/* A missing file is not worth reporting; anything else is. */
+static void note_failure(finder *f, pd_elf_status st, const pd_elf_error *e) {
+    if (st == PD_ELF_IO && (e->os_errno == ENOENT || e->os_errno == ENOTDIR)) return;
+    if (f->first_error.code == PD_ELF_OK) f->first_error = *e;
+}
+
+/* Opens one candidate: 1 when it is the file to use (*out set). */
+static int try_candidate(finder *f, const char *path, pd_elf_where where, pd_elf **out, pd_elf_found *found) {
+    pd_elf_error e;
+    pd_elf *elf;
+    pd_elf_status st = open_file(path, 1, &elf, &e);
+    int by_path = where == PD_ELF_FROM_SYMFS || where == PD_ELF_FROM_PATH;
+    if (st != PD_ELF_OK) { note_failure(f, st, &e); return 0; }
+    if ((by_path && !f->id_size) || build_id_matches(&elf->info, f->id, f->id_size)) {
+        *out = elf;
+        if (found) { snprintf(found->path, sizeof found->path, "%s", path); found->where = where; }
+        return 1;
+    }
+    if (by_path && !f->mismatch) {
+        f->mismatch = elf;
+        f->mismatch_where = where;
+        snprintf(f->mismatch_path, sizeof f->mismatch_path, "%s", path);
+    } else {
+        pd_elf_close(elf);
+    }
+    return 0;
+}
+
+static void hex(char *out, const unsigned char *id, size_t n) {
+    static const char digits[] = "0123456789abcdef";
+    size_t i;
+    for (i = 0; i < n; i++) { out[2 * i] = digits[id[i] >> 4]; out[2 * i + 1] = digits[id[i] & 15]; }
+    out[2 * n] = 0;
+}
+
+/* buildid_dir/.build-id/xx/rest/elf, then debug_dir/.build-id/xx/rest.debug. */
+static int try_build_id_dirs(finder *f, const pd_elf_search *s, pd_elf **out, pd_elf_found *found) {
+    char h[2 * PD_ELF_MAX_ID + 1], dir[4096], path[4096];
+    const char *home = getenv("HOME");
+    if (f->id_size < 2 || f->id_size > PD_ELF_MAX_ID) return 0;
+    hex(h, f->id, f->id_size);
+    if (s->buildid_dir) snprintf(dir, sizeof dir, "%s", s->buildid_dir);
+    else if (!home || !join(dir, sizeof dir, home, "/.debug", "")) dir[0] = 0;
+    if (dir[0] && snprintf(path, sizeof path, "%s/.build-id/%.2s/%s/elf", dir, h, h + 2) < (int)sizeof path &&
+        try_candidate(f, path, PD_ELF_FROM_BUILDID_CACHE, out, found))
+        return 1;
+    snprintf(dir, sizeof dir, "%s", s->debug_dir ? s->debug_dir : "/usr/lib/debug");
+    return snprintf(path, sizeof path, "%s/.build-id/%.2s/%s.debug", dir, h, h + 2) < (int)sizeof path &&
+           try_candidate(f, path, PD_ELF_FROM_DEBUG_DIR, out, found);
+}
+
+static int try_symdir(finder *f, pd_elf_search *s, pd_elf **out, pd_elf_found *found) {
+    pd_elf_error ierr;
+    pd_elf_status st;
+    size_t i;
+    if (!s->symdir || !f->id_size) return 0;
+    /* a partial index after running out of memory is still worth a look */
+    if ((st = symdir_index(s, &ierr)) != PD_ELF_OK) note_failure(f, st, &ierr);
+    if (!s->index_) return 0;
+    for (i = 0; i < s->index_->n; i++) {
+        const symdir_entry *e = &s->index_->entries[i];
+        pd_elf_info info;
+        memset(&info, 0, sizeof info);
+        info.build_id = e->id;
+        info.build_id_size = e->id_size;
+        if (build_id_matches(&info, f->id, f->id_size) && try_candidate(f, e->path, PD_ELF_FROM_SYMDIR, out, found))
+            return 1;
+    }
+    return 0;
+}
+
+static int search_all(finder *f, pd_elf_search *s, const char *path, pd_elf **out, pd_elf_found *found) {
+    char p[4096];
+    if (path && s->symfs && join(p, sizeof p, s->symfs, path, "") && try_candidate(f, p, PD_ELF_FROM_SYMFS, out, found))
+        return 1;
+    if (path && try_candidate(f, path, PD_ELF_FROM_PATH, out, found)) return 1;
+    return try_build_id_dirs(f, s, out, found) || try_symdir(f, s, out, found);
+}
+
+pd_elf_status pd_elf_find(pd_elf_search *search, const char *path, const unsigned char *build_id,
+                          size_t build_id_size, pd_elf **out, pd_elf_found *found, pd_elf_error *err) {
+    finder f;
+    clear_error(err);
+    if (!search || !out) return fail(err, PD_ELF_BAD_ARGUMENT, 0, NULL);
+    *out = NULL;
+    if (found) { found->path[0] = 0; found->where = PD_ELF_FROM_NONE; found->passed_over = 0; }
+    if (!build_id) build_id_size = 0;
+    if (!path && !build_id_size) return fail(err, PD_ELF_BAD_ARGUMENT, 0, "neither a path nor a build id");
+    memset(&f, 0, sizeof f);
+    f.id = build_id;
+    f.id_size = build_id_size;
+    if (search_all(&f, search, path, out, found)) {
+        if (found) found->passed_over = f.mismatch != NULL;
+        pd_elf_close(f.mismatch);
+        return PD_ELF_OK;
+    }
+    if (f.mismatch) {
+        *out = f.mismatch;
+        if (found) { snprintf(found->path, sizeof found->path, "%s", f.mismatch_path); found->where = f.mismatch_where; }
+        return fail(err, PD_ELF_BUILD_ID_MISMATCH, 0, NULL);
+    }
+    if (f.first_error.code != PD_ELF_OK) {
+        if (err) *err = f.first_error;
+        return f.first_error.code;
+    }
+    return fail(err, PD_ELF_NOT_FOUND, 0, "no file with this path or build id");
+}
+
+/* ------------------------------------------------------------ kallsyms */
+
+struct pd_kallsyms {
+    char *text;                 /* the copy the names point into */
+    pd_ksym *syms;
+    size_t n;
+};
+
+static int is_blank(char c) { return c == ' ' || c == '\t'; }
+
+static int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* "addr type name[\t[module]]" with the line NUL-terminated; cuts the name
+   and module in place. 1 for a text symbol. */
+static int parse_kallsyms_line(char *p, pd_ksym *out) {
+    uint64_t addr = 0;
+    int digits = 0, d;
+    char type;
+    for (; (d = hex_digit(*p)) >= 0; p++, digits++) addr = addr << 4 | (uint64_t)d;
+    if (digits == 0 || digits > 16 || !is_blank(*p)) return 0;
+    while (is_blank(*p)) p++;
+    if (!*p) return 0;
+    type = *p++;
+    if (!is_blank(*p)) return 0;
+    while (is_blank(*p)) p++;
+    if (!*p) return 0;
+    out->addr = addr;
+    out->type = type;
+    out->name = p;
+    out->module = NULL;
+    out->end = 0;
+    while (*p && !is_blank(*p)) p++;
+    if (*p) {
+        *p++ = 0;
+        while (is_blank(*p)) p++;
+        if (*p == '[') {
+            out->module = ++p;
+            while (*p && *p != ']') p++;
+            *p = 0;
+        }
+    }
+    return type == 't' || type == 'T' || type == 'w' || type == 'W';
+}
+
+static int ksym_bind(char type) {
+    if (type == 'w' || type == 'W') return PD_ELF_STB_WEAK;
+    return type == 'T' ? PD_ELF_STB_GLOBAL : PD_ELF_STB_LOCAL;
+}
+
+static int cmp_ksym(const void *pa, const void *pb) {
+    const pd_ksym *a = (const pd_ksym *)pa, *b = (const pd_ksym *)pb;
+    int c;
+    if (a->addr != b->addr) return a->addr < b->addr ? -1 : 1;
+    if ((c = preference(0, ksym_bind(a->type), a->name, 0, ksym_bind(b->type), b->name)) != 0) return c;
+    return cmp_opt_str(a->module, b->module);
+}
+
+/* perf's ends for kallsyms: the next symbol, except that the last symbol
+   of the kernel or of a module gets only up to the end of the next page,
+   so that the gap before the next module is nobody's. */
+static void kallsyms_ends(pd_ksym *s, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (i + 1 == n) { s[i].end = page_end(s[i].addr); continue; }
+        s[i].end = s[i + 1].addr;
+        if (cmp_opt_str(s[i].module, s[i + 1].module) && page_end(s[i].addr) < s[i].end) s[i].end = page_end(s[i].addr);
+    }
+}
+
+/* Splits the lines of text (NUL-terminated, owned) into syms. */
+static size_t kallsyms_lines(char *text, size_t size, pd_ksym *syms) {
+    size_t n = 0;
+    char *p = text, *end = text + size;
+    while (p < end) {
+        char *nl = (char *)memchr(p, '\n', (size_t)(end - p));
+        char *line_end = nl ? nl : end;
+        *line_end = 0;
+        if (parse_kallsyms_line(p, &syms[n])) n++;
+        p = line_end + 1;
+    }
+    return n;
+}
+
+/* Takes ownership of text[0..size] (text[size] is a spare byte). */
+static pd_elf_status kallsyms_from(char *text, size_t size, pd_kallsyms **out, pd_elf_error *err) {
+    size_t lines = 1, i, kept = 0;
+    pd_kallsyms *ks = (pd_kallsyms *)calloc(1, sizeof *ks);
+    for (i = 0; i < size; i++) lines += text[i] == '\n';
+    text[size] = 0;
+    if (!ks || lines > SIZE_MAX / sizeof *ks->syms || !(ks->syms = (pd_ksym *)malloc(lines * sizeof *ks->syms))) {
+        free(ks); free(text);
+        return fail(err, PD_ELF_NO_MEMORY, 0, NULL);
+    }
+    ks->text = text;
+    ks->n = kallsyms_lines(text, size, ks->syms);
+    if (!ks->n) { pd_kallsyms_free(ks); return fail(err, PD_ELF_NOT_FOUND, 0, "no text symbols"); }
+    qsort(ks->syms, ks->n, sizeof *ks->syms, cmp_ksym);
+    if (ks->syms[ks->n - 1].addr == 0) {
+        pd_kallsyms_free(ks);
+        return fail(err, PD_ELF_MALFORMED, 0, "all addresses are 0 (hidden by kernel.kptr_restrict)");
+    }
+    for (i = 0; i < ks->n; i++) {
+        if (kept && ks->syms[kept - 1].addr == ks->syms[i].addr) continue;
+        ks->syms[kept++] = ks->syms[i];
+    }
+    ks->n = kept;
+    kallsyms_ends(ks->syms, ks->n);
+    *out = ks;
+    return PD_ELF_OK;
+}
+
+pd_elf_status pd_kallsyms_parse(const char *text, size_t size, pd_kallsyms **out, pd_elf_error *err) {
+    char *copy;
+    clear_error(err);
+    if (!out || (!text && size) || size == SIZE_MAX) return fail(err, PD_ELF_BAD_ARGUMENT, 0, NULL);
+    *out = NULL;
+    if (!(copy = (char *)malloc(size + 1))) return fail(err, PD_ELF_NO_MEMORY, 0, NULL);
+    if (size) memcpy(copy, text, size);
+    return kallsyms_from(copy, size, out, err);
+}
+
+/* Reads a whole file whose size stat cannot tell (/proc reports 0). */
+static pd_elf_status read_whole(int fd, char **text, size_t *size, pd_elf_error *err) {
+    size_t cap = 1 << 20, len = 0;
+    char *buf = (char *)malloc(cap);
+    if (!buf) return fail(err, PD_ELF_NO_MEMORY, 0, NULL);
+    for (;;) {
+        ssize_t got;
+        if (cap - len < 2) {    /* keep a spare byte for the terminator */
+            char *grown = cap > SIZE_MAX / 2 ? NULL : (char *)realloc(buf, cap * 2);
+            if (!grown) { free(buf); return fail(err, PD_ELF_NO_MEMORY, 0, NULL); }
+            buf = grown; cap *= 2;
+        }
+        got = read(fd, buf + len, cap - len - 1);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) { free(buf); return fail(err, PD_ELF_IO, len, "cannot read the file"); }
+        if (got == 0) break;
+        len += (size_t)got;
+    }
+    *text = buf;
+    *size = len;
+    return PD_ELF_OK;
+}
+
+pd_elf_status pd_kallsyms_load(const char *path, pd_kallsyms **out, pd_elf_error *err) {
+    char *text;
+    size_t size;
+    pd_elf_status st;
+    int fd;
+    clear_error(err);
+    if (!out || !path) return fail(err, PD_ELF_BAD_ARGUMENT, 0, NULL);
+    *out = NULL;
+    if ((fd = open(path, O_RDONLY)) < 0) return fail(err, PD_ELF_IO, 0, "cannot open the file");
+    st = read_whole(fd, &text, &size, err);
+    close(fd);
+    return st != PD_ELF_OK ? st : kallsyms_from(text, size, out, err);
+}
+
+void pd_kallsyms_free(pd_kallsyms *ks) {
+    if (!ks) return;
+    free(ks->syms);
+    free(ks->text);
+    free(ks);
+}
+
+const pd_ksym *pd_kallsyms_lookup(const pd_kallsyms *ks, uint64_t addr) {
+    size_t lo = 0, hi;
+    if (!ks) return NULL;
+    hi = ks->n;
+    while (lo < hi) {           /* lo: the first symbol above addr */
+        size_t mid = lo + (hi - lo) / 2;
+        if (ks->syms[mid].addr <= addr) lo = mid + 1; else hi = mid;
+    }
+    /* ends never pass the next symbol, so only the nearest can contain addr */
+    return lo && addr < ks->syms[lo - 1].end ? &ks->syms[lo - 1] : NULL;
+}
+
+size_t pd_kallsyms_symbols(const pd_kallsyms *ks, const pd_ksym **symbols) {
+    if (symbols) *symbols = ks ? ks->syms : NULL;
+    return ks ? ks->n : 0;
+}

@@ -1,0 +1,246 @@
+/* pd_elf.h - function symbols of ELF binaries and of a kallsyms file, for the
+   perfdata tools: which function (and source file) a sampled ip falls in.
+
+   WHAT IT DOES
+     - Reads ELF32 and ELF64 of either byte order from a memory buffer, on a
+       host of either byte order; never writes the buffer.
+     - Keeps the STT_FUNC and STT_GNU_IFUNC symbols of .symtab (else, when
+       .symtab has none or is stripped, of .dynsym) in one array sorted by
+       address, one symbol per address, with the STT_FILE name that precedes
+       each local symbol.
+     - Looks up an address: the symbol whose [addr, addr + size) contains
+       it; a symbol of size 0 extends, as in perf, to the next symbol's
+       address (the last one to the end of the next 4 KiB page).
+     - Turns a sampled ip into the ELF's virtual address from the mapping
+       perf recorded (start, pgoff), through the PT_LOAD segment holding the
+       file offset ip - start + pgoff. This is right for executables, PIEs,
+       shared libraries and prelinked libraries alike.
+     - Reads the NT_GNU_BUILD_ID note (PT_NOTE segments, else SHT_NOTE).
+     - Finds the file to use for a path and/or a recorded build id.
+     - Parses /proc/kallsyms text symbols.
+
+   USAGE
+     pd_elf *elf;
+     pd_elf_error err;
+     uint64_t vaddr;
+     const pd_elf_sym *sym;
+     if (pd_elf_open_file("/usr/lib/libc.so.6", &elf, &err) != PD_ELF_OK) {
+         fprintf(stderr, "%s at 0x%llx\n", err.message, (unsigned long long)err.offset);
+         return;
+     }
+     // from a MMAP2 record: start, pgoff; from a sample: ip
+     if (pd_elf_map_to_vaddr(elf, start, pgoff, ip, &vaddr) == PD_ELF_OK &&
+         (sym = pd_elf_lookup(elf, vaddr)) != NULL)
+         printf("%s+0x%llx %s\n", sym->name, (unsigned long long)(vaddr - sym->addr),
+                sym->file ? sym->file : "");
+     pd_elf_close(elf);
+
+     Finding the binary of a MMAP2 record or a BUILD_ID feature entry:
+     pd_elf_search search = {0};          // zero, then set what was given
+     pd_elf_found found;
+     search.symfs = symfs_option;         // may stay NULL
+     search.symdir = symdir_option;
+     switch (pd_elf_find(&search, filename, bid, bid_len, &elf, &found, &err)) {
+     case PD_ELF_OK: ...use elf (found.path says which file)...
+     case PD_ELF_BUILD_ID_MISMATCH: ...elf is the file at the path, whose build
+         id differs: use it with a warning, or pd_elf_close(elf)...
+     default: ...no symbols for this binary: err says why...
+     }
+     pd_elf_search_free(&search);         // after the last pd_elf_find
+
+   MEMORY
+     pd_elf_open_mem() does not copy the buffer: symbol names, file names and
+     the build id point into it, so it must outlive the pd_elf. One malloc'd
+     array of symbols per binary (about 56 bytes a function) and the pd_elf
+     itself; pd_elf_open_file() adds a read-only mmap. pd_elf_close() frees
+     all of it. A kallsyms table holds a copy of the text and one array.
+
+   ERRORS
+     Every fallible call returns a pd_elf_status (PD_ELF_OK is 0) and fills an
+     optional pd_elf_error: the code, the file offset of the fault, a static
+     message and, for PD_ELF_IO, errno. A truncated or malformed ELF gives an
+     error for that binary and nothing else; no input makes a read outside
+     the buffer. Strictness: header tables and the symbol, string and note
+     sections in use must lie inside the file, entry sizes must be exact, and
+     every name must end inside its string table.
+
+   NOT SUPPORTED
+     Relocatable objects' section-relative values (ET_REL is read but values
+     are not adjusted); ppc64 ELFv1 function descriptors (.opd);
+     MiniDebugInfo (.gnu_debugdata); DWARF. A separate debug file
+     (.debug) has no file contents for its PT_LOADs, so translate ips with
+     the binary itself and look the vaddr up in the debug file.
+
+   THREAD SAFETY
+     A pd_elf and a pd_kallsyms are read-only after opening: any number of
+     threads may look up in them. A pd_elf_search caches a directory scan
+     on first use: one thread at a time per search. */
+#ifndef PD_ELF_H
+#define PD_ELF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Values from the ELF gABI, for the fields of pd_elf_sym and pd_elf_info. */
+#define PD_ELF_ET_REL 1
+#define PD_ELF_ET_EXEC 2
+#define PD_ELF_ET_DYN 3
+#define PD_ELF_STB_LOCAL 0
+#define PD_ELF_STB_GLOBAL 1
+#define PD_ELF_STB_WEAK 2
+#define PD_ELF_STT_FUNC 2
+#define PD_ELF_STT_GNU_IFUNC 10
+
+/* Append-only: the numbers are stable. */
+#define PD_ELF_STATUS_LIST(X)                                                    \
+    X(PD_ELF_OK, 0, "ok")                                                        \
+    X(PD_ELF_NOT_FOUND, 1, "not found")                                          \
+    X(PD_ELF_TRUNCATED, 2, "truncated: a table or section runs past the end")    \
+    X(PD_ELF_MALFORMED, 3, "malformed ELF")                                      \
+    X(PD_ELF_UNSUPPORTED, 4, "not an ELF file of a known class and byte order")  \
+    X(PD_ELF_BUILD_ID_MISMATCH, 5, "the build id differs from the recorded one") \
+    X(PD_ELF_NO_MEMORY, 6, "out of memory")                                      \
+    X(PD_ELF_IO, 7, "cannot open or map the file")                               \
+    X(PD_ELF_BAD_ARGUMENT, 8, "bad argument")
+
+typedef enum pd_elf_status {
+#define PD_ELF__ENUM(name, value, text) name = value,
+    PD_ELF_STATUS_LIST(PD_ELF__ENUM)
+#undef PD_ELF__ENUM
+    PD_ELF__STATUS_END
+} pd_elf_status;
+
+typedef struct pd_elf_error {
+    pd_elf_status code;
+    uint64_t offset;            /* file offset of the fault, when there is one */
+    const char *message;        /* static text, never NULL after a failed call */
+    int os_errno;               /* errno for PD_ELF_IO, else 0 */
+} pd_elf_error;
+
+/* The status's message: static text, for any value. */
+const char *pd_elf_status_message(pd_elf_status status);
+
+typedef struct pd_elf_sym {
+    uint64_t addr;              /* st_value: the ELF virtual address (ARM Thumb bit cleared) */
+    uint64_t size;              /* st_size; 0 when the ELF gave none */
+    uint64_t end;               /* one past the last address attributed to it (see above) */
+    const char *name;
+    const char *file;           /* local symbols: the preceding STT_FILE name; else NULL */
+    unsigned char type;         /* PD_ELF_STT_FUNC or PD_ELF_STT_GNU_IFUNC */
+    unsigned char bind;         /* PD_ELF_STB_LOCAL, _GLOBAL, _WEAK, or another st_info bind */
+} pd_elf_sym;
+
+typedef struct pd_elf pd_elf;
+
+typedef struct pd_elf_info {
+    int elf64;                  /* 1: ELFCLASS64; 0: ELFCLASS32 */
+    int big_endian;             /* 1: ELFDATA2MSB */
+    unsigned type;              /* e_type: PD_ELF_ET_EXEC, _DYN, ... */
+    unsigned machine;           /* e_machine */
+    const char *symbol_table;   /* ".symtab", ".dynsym", or NULL when no function symbols */
+    const pd_elf_sym *symbols;  /* sorted by addr, one per address */
+    size_t nr_symbols;
+    const unsigned char *build_id; /* the NT_GNU_BUILD_ID descriptor, or NULL */
+    size_t build_id_size;
+} pd_elf_info;
+
+/* Parses data[0..size). On success *out must be released with
+   pd_elf_close(); on failure *out is NULL. */
+pd_elf_status pd_elf_open_mem(const void *data, size_t size, pd_elf **out, pd_elf_error *err);
+/* The same on a read-only mmap of the file. */
+pd_elf_status pd_elf_open_file(const char *path, pd_elf **out, pd_elf_error *err);
+/* Frees everything, and unmaps the file of pd_elf_open_file. NULL is fine. */
+void pd_elf_close(pd_elf *elf);
+
+const pd_elf_info *pd_elf_get_info(const pd_elf *elf);
+
+/* The symbol vaddr falls in (the one with the greatest address when
+   several do), or NULL. */
+const pd_elf_sym *pd_elf_lookup(const pd_elf *elf, uint64_t vaddr);
+
+/* The ELF virtual address of a runtime ip inside a mapping of this file that
+   starts at map_start and maps file offset map_pgoff there (perf's MMAP2
+   start and pgoff). PD_ELF_NOT_FOUND when the ip is below the mapping or its
+   file offset is in no PT_LOAD's file bytes. Executable segments win when
+   segments overlap in the file. */
+pd_elf_status pd_elf_map_to_vaddr(const pd_elf *elf, uint64_t map_start, uint64_t map_pgoff, uint64_t ip,
+                                  uint64_t *vaddr);
+
+/* ------------------------------------------------------ finding binaries */
+
+struct pd_elf__symdir_index;
+
+typedef struct pd_elf_search {
+    const char *symfs;          /* --symfs DIR: DIR + path is tried first; NULL: none */
+    const char *symdir;         /* --symdir DIR: any ELF below it with the build id; NULL: none */
+    const char *buildid_dir;    /* perf's build-id cache; NULL: $HOME/.debug */
+    const char *debug_dir;      /* debuginfo root; NULL: /usr/lib/debug */
+    struct pd_elf__symdir_index *index_; /* private: the symdir scan, made on first use */
+} pd_elf_search;
+
+typedef enum pd_elf_where {
+    PD_ELF_FROM_NONE,
+    PD_ELF_FROM_SYMFS,          /* symfs + path */
+    PD_ELF_FROM_PATH,           /* path itself */
+    PD_ELF_FROM_BUILDID_CACHE,  /* buildid_dir/.build-id/xx/rest/elf */
+    PD_ELF_FROM_DEBUG_DIR,      /* debug_dir/.build-id/xx/rest.debug */
+    PD_ELF_FROM_SYMDIR          /* a file below symdir */
+} pd_elf_where;
+
+typedef struct pd_elf_found {
+    char path[4096];            /* the file opened */
+    pd_elf_where where;
+    int passed_over;            /* 1: a file at the path had another build id and was not used */
+} pd_elf_found;
+
+/* Finds and opens the ELF for a binary perf recorded by path (may be NULL)
+   and build id (bytes; NULL or 0 length: unknown). Tries, in order:
+   symfs + path, path, the build-id cache, the debug dir, symdir (the last
+   three only with a build id). A file found by path is used when no build id
+   was recorded or when its own matches; a build id matches when equal, or
+   when the recorded one is the first 20 bytes of a longer id (perf keeps 20)
+   or the id padded with zeros to 20 bytes (older perf).
+   Returns PD_ELF_OK with *out opened; PD_ELF_BUILD_ID_MISMATCH with *out the
+   first file found by path whose build id differs, when no matching file was
+   found anywhere; else NULL in *out and PD_ELF_NOT_FOUND, or the error of the
+   first candidate that exists but would not open. found may be NULL. */
+pd_elf_status pd_elf_find(pd_elf_search *search, const char *path, const unsigned char *build_id,
+                          size_t build_id_size, pd_elf **out, pd_elf_found *found, pd_elf_error *err);
+/* Frees the symdir scan. The search may be used again afterwards. */
+void pd_elf_search_free(pd_elf_search *search);
+
+/* ------------------------------------------------------- kernel symbols */
+
+typedef struct pd_ksym {
+    uint64_t addr;
+    uint64_t end;               /* the next symbol's address; at the end of the kernel
+                                   or of a module, the end of the next page */
+    const char *name;
+    const char *module;         /* "ext4" for "[ext4]"; NULL for the kernel */
+    char type;                  /* 't', 'T', 'w' or 'W' */
+} pd_ksym;
+
+typedef struct pd_kallsyms pd_kallsyms;
+
+/* Parses text in /proc/kallsyms format ("addr type name [module]" lines),
+   keeping t/T/w/W symbols. Unparsable lines are skipped. The text is
+   copied. PD_ELF_NOT_FOUND when no text symbol is left, PD_ELF_MALFORMED
+   when all their addresses are 0 (hidden by kernel.kptr_restrict). */
+pd_elf_status pd_kallsyms_parse(const char *text, size_t size, pd_kallsyms **out, pd_elf_error *err);
+/* The same on a file (read whole: /proc files cannot be mapped). */
+pd_elf_status pd_kallsyms_load(const char *path, pd_kallsyms **out, pd_elf_error *err);
+void pd_kallsyms_free(pd_kallsyms *ks);
+/* The nearest symbol at or below addr whose end is above it, or NULL. */
+const pd_ksym *pd_kallsyms_lookup(const pd_kallsyms *ks, uint64_t addr);
+/* The sorted symbols, one per address. */
+size_t pd_kallsyms_symbols(const pd_kallsyms *ks, const pd_ksym **symbols);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
