@@ -107,6 +107,29 @@ def main():
     check('dump --header', rc == 0 and out.startswith('# mode: file, byte order: little-endian'), out[:100])
     rc, out, err = run([tool, 'info', 'tests/data/two-events.data'])
     check('info lists events', rc == 0 and out.count('# event ') == 2, out)
+    # report --csv: the four tables agree with the dump and with each other
+    csv_dir = os.path.join(work, 'csv')
+    os.makedirs(csv_dir, exist_ok=True)
+    rc, out, err = run([tool, 'report', '--csv', csv_dir, '--symdir', 'tests/data', 'tests/data/tasks.data'])
+    import csv as csvmod
+    tables = {}
+    for name in ('stat.csv', 'overview.csv', 'processes.csv', 'results.csv'):
+        p = os.path.join(csv_dir, name)
+        tables[name] = list(csvmod.DictReader(open(p))) if os.path.exists(p) else None
+    check('report --csv writes four tables', rc == 0 and all(v is not None for v in tables.values()), err)
+    if all(v is not None for v in tables.values()):
+        _, dump_out, _ = run([tool, 'dump', 'tests/data/tasks.data'])
+        nrec = sum(1 for l in dump_out.split('\n') if 'PERF_RECORD_' in l)
+        check('stat.csv counts every record', sum(int(r['count']) for r in tables['stat.csv']) == nrec)
+        check('overview.csv has every record', len(tables['overview.csv']) == nrec)
+        times = [int(r['time']) for r in tables['overview.csv'] if int(r['time'])]
+        check('overview.csv is in time order within the final flush', times[-len(times) // 2:] == sorted(times[-len(times) // 2:]))
+        nsamples = int(next(r['count'] for r in tables['stat.csv'] if r['name'] == 'SAMPLE'))
+        check('results.csv and processes.csv count every sample',
+              sum(int(r['samples']) for r in tables['results.csv']) == nsamples ==
+              sum(int(r['samples']) for r in tables['processes.csv']))
+        check('results.csv percentages add up to 100', abs(sum(float(r['percent']) for r in tables['results.csv']) - 100) < 0.01)
+        check('results.csv names the hot functions', {'hot_a', 'hot_b', 'hot_c'} <= {r['function'] for r in tables['results.csv']})
     # a 100 MB profile: peak RSS must be the mapping plus a constant
     small = os.path.join(work, 'small.data')
     big = os.path.join(work, 'big.data')

@@ -20,6 +20,7 @@ typedef struct entry {
     int32_t pid;
     const char *dso;
     const char *sym;                /* NULL: unresolved, then addr */
+    const char *src_file;           /* STT_FILE of a local symbol, or NULL */
     uint64_t addr;
     int kernel;
     uint64_t period, samples;
@@ -37,7 +38,19 @@ typedef struct report_ctx {
     size_t nev;
     int show_samples;
     const char *csv_dir;
+    FILE *overview;                 /* --csv: every record in time order */
+    uint64_t type_count[128], type_bytes[128];
+    struct proc_row *procs;         /* --csv: one row per process */
+    size_t nprocs, capprocs;
 } report_ctx;
+
+/* processes.csv: what happened to each process. */
+typedef struct proc_row {
+    int32_t pid, ppid;
+    const char *comm;
+    uint64_t fork_time, exit_time, samples, period;
+    pd_thread *thread;
+} proc_row;
 
 static uint64_t hash_entry(const report_ctx *r, const entry *e) {
     uint64_t h = (uint64_t)e->event * 0x9E3779B97F4A7C15ull;
@@ -107,6 +120,60 @@ static const char *comm_of(report_ctx *r, pd_thread *t) {
     return t->comm;
 }
 
+static proc_row *proc_of(report_ctx *r, int32_t pid) {
+    size_t i;
+    for (i = r->nprocs; i-- > 0;)
+        if (r->procs[i].pid == pid) return &r->procs[i];
+    if (r->nprocs == r->capprocs) {
+        r->capprocs = r->capprocs ? r->capprocs * 2 : 64;
+        r->procs = realloc(r->procs, r->capprocs * sizeof *r->procs);
+        if (!r->procs) abort();
+    }
+    memset(&r->procs[r->nprocs], 0, sizeof *r->procs);
+    r->procs[r->nprocs].pid = pid;
+    r->procs[r->nprocs].ppid = -1;
+    return &r->procs[r->nprocs++];
+}
+
+static void csv_string(FILE *fp, const char *s) {
+    fputc('"', fp);
+    for (; s && *s; s++) {
+        if (*s == '"') fputc('"', fp);
+        fputc(*s, fp);
+    }
+    fputc('"', fp);
+}
+
+/* --csv bookkeeping: record counts, the overview row, process events. */
+static void csv_record(report_ctx *r, const perfdata_record *rec) {
+    perfdata_sample_id sid;
+    uint64_t time = perfdata_record_time(&r->s->file, rec);
+    int32_t pid = -1, tid = -1;
+    uint32_t cpu = (uint32_t)-1;
+    if (rec->type < 128) { r->type_count[rec->type]++; r->type_bytes[rec->type] += rec->size + rec->extra.n; }
+    if (rec->type == PERFDATA_RECORD_SAMPLE) {
+        perfdata_sample s;
+        if (perfdata_decode_sample(&r->s->file, rec, &s, NULL) == PERFDATA_OK) {
+            pid = (int32_t)s.pid; tid = (int32_t)s.tid;
+            if (s.sample_type & PERFDATA_SAMPLE_CPU) cpu = s.cpu;
+        }
+    } else if (rec->type < 64 && perfdata_decode_sample_id(&r->s->file, rec, &sid, NULL) == PERFDATA_OK &&
+               (sid.sample_type & PERFDATA_SAMPLE_TID)) {
+        pid = (int32_t)sid.pid; tid = (int32_t)sid.tid;
+        if (sid.sample_type & PERFDATA_SAMPLE_CPU) cpu = sid.cpu;
+    }
+    if (rec->type == PERFDATA_RECORD_FORK || rec->type == PERFDATA_RECORD_EXIT) {
+        perfdata_task k;
+        if (perfdata_decode_task(&r->s->file, rec, &k, NULL) == PERFDATA_OK && k.pid == k.tid) {
+            proc_row *p = proc_of(r, (int32_t)k.pid);
+            if (rec->type == PERFDATA_RECORD_FORK) { p->fork_time = k.time; p->ppid = (int32_t)k.ppid; }
+            else p->exit_time = k.time;
+        }
+    }
+    fprintf(r->overview, "%llu,%llu,%u,%s,%d,%d,%d\n", (unsigned long long)time, (unsigned long long)rec->offset,
+            rec->type, perfdata_record_name(rec->type), (int)pid, (int)tid, (int)cpu);
+}
+
 static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     report_ctx *r = (report_ctx *)ctx;
     perfdata_sample s;
@@ -114,6 +181,7 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     pd_resolved res;
     entry e;
     (void)name;
+    if (r->overview) csv_record(r, rec);
     if (rec->type == PERFDATA_RECORD_LOST_SAMPLES) {
         perfdata_lost_samples l;
         if (perfdata_decode_lost_samples(&r->s->file, rec, &l, NULL) == PERFDATA_OK) r->lost_samples += l.lost;
@@ -132,12 +200,19 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     e.pid = (int32_t)s.pid;
     e.dso = res.dso;
     e.sym = res.sym;
+    e.src_file = res.src_file;
     e.addr = res.addr;
     e.kernel = res.kernel;
     /* perf counts the attr's fixed period for events that do not sample it */
     e.period = (s.sample_type & PERFDATA_SAMPLE_PERIOD) ? s.period : r->s->file.events[s.event].attr.sample_period;
     e.samples = 1;
     add(r, &e);
+    if (r->overview) {
+        proc_row *p = proc_of(r, (int32_t)s.pid);
+        p->samples++;
+        p->period += e.period;
+        p->thread = pd_state_thread(&r->st, (int32_t)s.pid, (int32_t)s.pid);
+    }
     if ((size_t)s.event < r->nev) {
         r->ev_period[s.event] += e.period;
         r->ev_samples[s.event]++;
@@ -246,6 +321,66 @@ static int parse_sort(report_ctx *r, const char *spec) {
     return r->nkeys ? 0 : -1;
 }
 
+static FILE *csv_open(const char *dir, const char *name) {
+    char path[4096];
+    FILE *fp;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    fp = fopen(path, "w");
+    if (!fp) perror(path);
+    return fp;
+}
+
+/* stat.csv, processes.csv and results.csv, after the walk. */
+static int csv_write(report_ctx *r, entry **sorted, size_t n) {
+    FILE *fp;
+    size_t i, j;
+    if (!(fp = csv_open(r->csv_dir, "stat.csv"))) return 1;
+    fprintf(fp, "type,name,count,bytes\n");
+    for (i = 0; i < 128; i++)
+        if (r->type_count[i])
+            fprintf(fp, "%zu,%s,%llu,%llu\n", i, perfdata_record_name((uint32_t)i), (unsigned long long)r->type_count[i],
+                    (unsigned long long)r->type_bytes[i]);
+    fclose(fp);
+    if (!(fp = csv_open(r->csv_dir, "processes.csv"))) return 1;
+    fprintf(fp, "pid,ppid,comm,fork_time,exit_time,samples,period,maps\n");
+    for (i = 0; i < r->nprocs; i++) {
+        proc_row *p = &r->procs[i];
+        pd_thread *t = pd_state_thread(&r->st, p->pid, p->pid);
+        fprintf(fp, "%d,%d,", (int)p->pid, (int)p->ppid);
+        csv_string(fp, t->comm ? t->comm : "");
+        fprintf(fp, ",%llu,%llu,%llu,%llu,\"", (unsigned long long)p->fork_time, (unsigned long long)p->exit_time,
+                (unsigned long long)p->samples, (unsigned long long)p->period);
+        for (j = 0; t->maps && j < t->maps->n; j++) {
+            const pd_map_entry *m = &t->maps->v[j];
+            const char *c;
+            fprintf(fp, "%s%llx-%llx %llx ", j ? ";" : "", (unsigned long long)m->start, (unsigned long long)m->end,
+                    (unsigned long long)m->pgoff);
+            for (c = m->name; *c; c++) { if (*c == '"') fputc('"', fp); fputc(*c, fp); }
+        }
+        fprintf(fp, "\"\n");
+    }
+    fclose(fp);
+    if (!(fp = csv_open(r->csv_dir, "results.csv"))) return 1;
+    fprintf(fp, "event,function,source_file,shared_object,samples,period,percent\n");
+    for (i = 0; i < n; i++) {
+        entry *e = sorted[i];
+        char sym[64], name[256];
+        uint64_t total = (size_t)e->event < r->nev ? r->ev_period[e->event] : 0;
+        csv_string(fp, perfdata_event_name(&r->s->file, (size_t)e->event, name, sizeof name));
+        fputc(',', fp);
+        if (e->sym) csv_string(fp, e->sym);
+        else { snprintf(sym, sizeof sym, "%#llx", (unsigned long long)e->addr); csv_string(fp, sym); }
+        fputc(',', fp);
+        csv_string(fp, e->src_file ? e->src_file : "");
+        fputc(',', fp);
+        csv_string(fp, e->dso);
+        fprintf(fp, ",%llu,%llu,%.4f\n", (unsigned long long)e->samples, (unsigned long long)e->period,
+                total ? 100.0 * (double)e->period / (double)total : 0.0);
+    }
+    fclose(fp);
+    return 0;
+}
+
 int pd_cmd_report(int argc, char **argv) {
     static report_ctx r;
     pd_session s;
@@ -261,6 +396,7 @@ int pd_cmd_report(int argc, char **argv) {
         else if (!strcmp(a, "--symfs") && i + 1 < (size_t)argc) symfs = argv[++i];
         else if (!strcmp(a, "--symdir") && i + 1 < (size_t)argc) symdir = argv[++i];
         else if (!strcmp(a, "-n") || !strcmp(a, "--show-nr-samples")) r.show_samples = 1;
+        else if (!strcmp(a, "--csv") && i + 1 < (size_t)argc) r.csv_dir = argv[++i];
         else if (!strcmp(a, "-v")) verbose = 1;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             printf("usage: perfdata report [--sort KEYS] [-n] [--kallsyms FILE] [--symfs DIR] [--symdir DIR] FILE\n"
@@ -269,7 +405,8 @@ int pd_cmd_report(int argc, char **argv) {
                    "  -n            add the sample count\n"
                    "  --kallsyms F  kernel symbols (default /proc/kallsyms when recorded on this host)\n"
                    "  --symfs DIR   look for binaries under DIR first\n"
-                   "  --symdir DIR  any ELF below DIR with the recorded build id\n");
+                   "  --symdir DIR  any ELF below DIR with the recorded build id\n"
+                   "  --csv DIR     also write stat.csv, overview.csv, processes.csv, results.csv\n");
             return 0;
         } else if (!path) path = a;
         else { fprintf(stderr, "perfdata report: unexpected argument '%s'\n", a); return 2; }
@@ -287,7 +424,12 @@ int pd_cmd_report(int argc, char **argv) {
     r.ev_period = calloc(r.nev, sizeof *r.ev_period);
     r.ev_samples = calloc(r.nev, sizeof *r.ev_samples);
     if (!r.ev_period || !r.ev_samples) abort();
+    if (r.csv_dir) {
+        if (!(r.overview = csv_open(r.csv_dir, "overview.csv"))) return 1;
+        fprintf(r.overview, "time,offset,type,name,pid,tid,cpu\n");
+    }
     rc = pd_session_walk_ordered(&s, on_record, &r);
+    if (r.overview) fclose(r.overview);
     sorted = malloc((r.n ? r.n : 1) * sizeof *sorted);
     if (!sorted) abort();
     for (i = 0; i < r.cap; i++)
@@ -300,7 +442,9 @@ int pd_cmd_report(int argc, char **argv) {
     for (ev = 0; ev < s.file.nr_events && ev < r.nev; ev++)
         if (r.ev_samples[ev]) print_event_table(&r, ev, sorted, n);
     printf("#\n#\n"); /* perf puts a random tip between these two lines */
+    if (r.csv_dir) rc |= csv_write(&r, sorted, n);
     free(sorted);
+    free(r.procs);
     free(r.table);
     free(r.ev_period);
     free(r.ev_samples);
