@@ -35,6 +35,7 @@ count "feature decoders (C, ASan+UBSan)" sh -c "$CC $WARN -g $SAN -I. tests/test
 count "feature decoders (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -g -I. tests/test_features.c -o $B/test_features_cxx && $B/test_features_cxx"
 count "event names as perf 6.1 builds them" sh -c "$CC $WARN -g $SAN -I. tests/test_names.c -o $B/test_names && $B/test_names \$(find tests/data -name '*.data' -type f | sort) \$( [ -d $CORPUS/recorded ] && find $CORPUS/recorded -name '*.data' -type f | sort)"
 count "reorder window: grown on demand = sized by the hint" sh -c "$CC $WARN -g -O1 $SAN -I. tests/test_order.c -o $B/test_order && $B/test_order \$(find tests/data -name '*.data' -type f | sort) \$( [ -d $CORPUS/recorded ] && find $CORPUS/recorded -name '*.data' -type f | sort)"
+count "ELF resolver (gcc and clang, ASan+UBSan; C++)" sh tests/test_elf.sh
 count "ABI constants vs <linux/perf_event.h>" sh -c "$CC $WARN -I. tests/test_abi_constants.c -o $B/test_abi && $B/test_abi"
 
 # hostile input: truncations, flips and hostile size/count fields, fully

@@ -34,6 +34,10 @@
 #define PD_ELF_SHT_NOBITS 8
 #define PD_ELF_SHT_DYNSYM 11
 #define PD_ELF_SHN_UNDEF 0
+#define PD_ELF_SHN_ABS 0xfff1
+#define PD_ELF_STT_NOTYPE 0
+#define PD_ELF_STV_INTERNAL 1
+#define PD_ELF_STV_HIDDEN 2
 #define PD_ELF_SHN_XINDEX 0xffff
 #define PD_ELF_PN_XNUM 0xffff
 #define PD_ELF_STT_FILE 4
@@ -127,6 +131,7 @@ struct pd_elf {
     int big;
     view phdrs, shdrs;
     size_t phnum, shnum;
+    size_t shstrndx;            /* the section-name string table, or shnum if none */
     pd_elf_sym *syms;
     uint64_t *reach;            /* reach[i]: greatest end among syms[0..i] */
     void *mapping;              /* pd_elf_open_file's mmap, else NULL */
@@ -190,7 +195,8 @@ static pd_elf_status table(pd_elf *e, uint64_t off, uint64_t count, unsigned ent
     if (off < e->L->ehdr_size) return fail(err, PD_ELF_MALFORMED, off, "header table overlaps the ELF header");
     if (off > e->file.n || count > (e->file.n - off) / want)
         return fail(err, PD_ELF_TRUNCATED, off, "header table runs past the end of the file");
-    return sub(e->file, off, count * want, out) ? PD_ELF_OK : fail(err, PD_ELF_TRUNCATED, off, what);
+    return sub(e->file, off, count * want, out) ? PD_ELF_OK
+                                                : fail(err, PD_ELF_TRUNCATED, off, "header table runs past the end of the file");
 }
 
 /* e_shnum, e_shstrndx and e_phnum overflow into section 0 when the real
@@ -227,6 +233,7 @@ static pd_elf_status parse_tables(pd_elf *e, pd_elf_error *err) {
     if (shnum && shstrndx >= shnum) return fail(err, PD_ELF_MALFORMED, L->e_shstrndx, "e_shstrndx out of range");
     e->phnum = (size_t)phnum;   /* both fit: their tables lie in the buffer */
     e->shnum = (size_t)shnum;
+    e->shstrndx = shnum ? (size_t)shstrndx : 0;
     return PD_ELF_OK;
 }
 
@@ -325,6 +332,22 @@ static pd_elf_status find_symtab(const pd_elf *e, uint32_t sh_type, symtab *out,
     return PD_ELF_OK;
 }
 
+/* perf also keeps labels (elf_sym__is_label): untyped, visible symbols
+   defined in a section whose name contains "text", such as ld.so's _start. */
+static int is_text_label(const pd_elf *e, view s, unsigned type) {
+    const layout *L = e->L;
+    uint64_t shndx = field(e, s, L->st_shndx, 2), name_off;
+    unsigned other = (unsigned)field(e, s, L->st_info + 1, 1); /* st_other follows st_info */
+    view names;
+    const char *sec;
+    if (type != PD_ELF_STT_NOTYPE || shndx == PD_ELF_SHN_ABS || shndx >= e->shnum) return 0;
+    if ((other & 3) == PD_ELF_STV_INTERNAL || (other & 3) == PD_ELF_STV_HIDDEN) return 0;
+    if (e->shstrndx >= e->shnum || section_data(e, e->shstrndx, &names, NULL) != PD_ELF_OK) return 0;
+    name_off = field(e, shdr(e, (size_t)shndx), 0, 4); /* sh_name is the first word in both classes */
+    sec = string_at(names, name_off);
+    return sec && strstr(sec, "text") != NULL;
+}
+
 /* One pass over a symbol table: counts the function symbols, and stores
    up to cap of them when out is not NULL (the cap holds even if a mapped
    file changes between the counting pass and this one). Entry 0 is the
@@ -341,8 +364,8 @@ static pd_elf_status scan_symbols(const pd_elf *e, const symtab *t, pd_elf_sym *
         const char *name = string_at(t->strs, field(e, s, L->st_name, 4));
         if (!name) return fail(err, PD_ELF_MALFORMED, s.offset, "symbol name outside its string table");
         if (type == PD_ELF_STT_FILE) file = name[0] ? name : NULL;
-        if ((type != PD_ELF_STT_FUNC && type != PD_ELF_STT_GNU_IFUNC) || !name[0]) continue;
-        if (field(e, s, L->st_shndx, 2) == PD_ELF_SHN_UNDEF) continue;
+        if (!name[0] || field(e, s, L->st_shndx, 2) == PD_ELF_SHN_UNDEF) continue;
+        if (type != PD_ELF_STT_FUNC && type != PD_ELF_STT_GNU_IFUNC && !is_text_label(e, s, type)) continue;
         if (out && *count == cap) break;
         if (out) {
             pd_elf_sym *o = &out[*count];

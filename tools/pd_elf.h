@@ -52,8 +52,11 @@
      pd_elf_open_mem() does not copy the buffer: symbol names, file names and
      the build id point into it, so it must outlive the pd_elf. One malloc'd
      array of symbols per binary (about 56 bytes a function) and the pd_elf
-     itself; pd_elf_open_file() adds a read-only mmap. pd_elf_close() frees
-     all of it. A kallsyms table holds a copy of the text and one array.
+     itself; pd_elf_open_file() adds a read-only mmap (so, as with any map,
+     a file truncated by another process while open can raise SIGBUS).
+     pd_elf_close() frees all of it. A kallsyms table holds a copy of the
+     text and one array. A pd_elf_search holds the paths and build ids of
+     the ELF files below symdir once it has been scanned.
 
    ERRORS
      Every fallible call returns a pd_elf_status (PD_ELF_OK is 0) and fills an
