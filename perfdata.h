@@ -1,105 +1,106 @@
 /* perfdata.h - v0.1.0 - read Linux perf.data files from a memory buffer.
-   Single header, no allocation, no I/O, no libc: only <stddef.h>/<stdint.h>.
-
-   INSTANTIATE
-     In exactly one C or C++ file:
-         #define PERFDATA_IMPLEMENTATION
-         #include "perfdata.h"
-     Everywhere else just #include "perfdata.h".
-
-   QUICK START (examples/quickstart.c: pid, tid, time, ip and callchain of
-   every sample)
-
-     #define PERFDATA_IMPLEMENTATION
-     #include "perfdata.h"
-     #include <stdio.h>
-
-     static unsigned char buf[256 << 20];   // the file, read whole
-     static perfdata_event events[512];     // one per event (attr)
-
-     int main(int argc, char **argv) {
-         perfdata_file f; perfdata_cursor cur; perfdata_record rec; perfdata_sample s; perfdata_error err;
-         FILE *fp = argc > 1 ? fopen(argv[1], "rb") : NULL;
-         size_t len = fp ? fread(buf, 1, sizeof buf, fp) : 0, i;
-         if (fp) fclose(fp);
-         if (perfdata_open(&f, buf, len, events, 512, &err) != PERFDATA_OK) {
-             fprintf(stderr, "%s at offset 0x%llx\n", err.message, (unsigned long long)err.offset);
-             return 1;
-         }
-         perfdata_cursor_init(&f, &cur);
-         while (perfdata_next_record(&f, &cur, &rec, &err) == PERFDATA_OK) {
-             if (rec.type != PERFDATA_RECORD_SAMPLE || perfdata_decode_sample(&f, &rec, &s, &err) != PERFDATA_OK) continue;
-             printf("pid %u tid %u time %llu ip 0x%llx\n", s.pid, s.tid, (unsigned long long)s.time, (unsigned long long)s.ip);
-             for (i = 0; i < s.callchain.count; i++)
-                 printf("    0x%llx\n", (unsigned long long)perfdata_u64s_at(&s.callchain, i));
-         }
-         return err.code == PERFDATA_END ? 0 : 1;
-     }
-
-   CONFIGURATION MACROS
-     PERFDATA_IMPLEMENTATION   in one file: emit the implementation.
-     PERFDATA_STATIC           (before every include) make every function static,
-                               for private use in one translation unit.
-     PERFDATA_API              (global) decoration of the public functions.
-     PERFDATA_NO_ERROR_STRINGS (in the implementing file) drop the message
-                               texts; perfdata_error.message is then "".
-
-   MEMORY
-     Nothing is allocated. The caller owns:
-     - the file bytes (read-only; never written, may be unaligned, may be flash);
-     - perfdata_file and perfdata_cursor (plain structs, put them anywhere);
-     - an array of perfdata_event, one per event (attr) in the file. How many a
-       buffer needs: perfdata_count_events(). perfdata_open() fails with
-       PERFDATA_ERR_NO_SPACE and err.needed = the count when it is too small.
-       In pipe mode the events arrive as records while iterating; a record that
-       does not fit gives PERFDATA_ERR_NO_SPACE from perfdata_next_record().
-     - optionally an id index (perfdata_id_entry[]) that makes "which event does
-       this record belong to" a binary search instead of a scan over every id:
-       perfdata_id_index_needed() says how many entries; perfdata_set_id_index()
-       installs it. Without one, lookups still work, by a linear scan.
-
-   ERRORS
-     Every fallible call returns a perfdata_status (PERFDATA_OK is 0) and fills
-     an optional perfdata_error: the code, the file offset of the fault, the
-     record type or feature id involved, the size needed (for NO_SPACE) and a
-     static message. Codes are stable. A record whose framing is sane but whose
-     body is malformed gives an error from its decoder; iteration goes on. A
-     record size below 8, or one running past the end, ends iteration with an
-     error (never a loop). perfdata_next_record() returns PERFDATA_END at the end.
-
-   BYTE ORDER
-     Files of either byte order are read on hosts of either byte order, 32- or
-     64-bit: every value is assembled from bytes in the file's order as it is
-     read. The caller's buffer is never written. All decoded values are in host
-     order. Exceptions, as in the kernel ABI: strings and build ids are bytes;
-     RAW sample payloads and user stack dumps are exposed as the bytes the
-     writing machine produced (perfdata_sample.raw_big_endian says which order).
-     The attr flag bit-field is normalised to the little-endian bit numbering
-     (PERFDATA_ATTR_FLAG_*), including precise_ip of big-endian files, which
-     perf 6.1 gets wrong.
-
-   SUPPORTED
-     File mode (PERFILE2, attr sizes 64..any, larger ones read up to what is
-     known), pipe mode, every kernel record type 1..22 and perf tool record
-     type 64..86, every PERF_SAMPLE_* field, every read_format, sample_id_all
-     trailers, id->event mapping as perf does it, the feature bitmap and
-     section table. Unknown record types are yielded raw.
-     Every feature section (perfdata_decode_feat_*), from the file's section
-     table or a pipe's HEADER_FEATURE records, and event names as perf shows
-     them.
-   NOT SUPPORTED (yet)
-     The version 1 'PERFFILE' magic (clear PERFDATA_ERR_UNSUPPORTED); decoding
-     inside COMPRESSED payloads (they are exposed as views); TRACING_DATA and
-     BPF_PROG_INFO contents beyond their framing (exposed as views).
-
-   THREAD SAFETY
-     No globals. A perfdata_file is only written by perfdata_open(),
-     perfdata_set_id_index() and by perfdata_next_record() when it registers a
-     pipe-mode attr; otherwise any number of threads may decode concurrently.
-
-   LICENSE
-     MIT, see the end of this file.
-*/
+ * Single header, no allocation, no I/O, no libc: only <stddef.h>/<stdint.h>.
+ *
+ * INSTANTIATE
+ *   In exactly one C or C++ file:
+ *       #define PERFDATA_IMPLEMENTATION
+ *       #include "perfdata.h"
+ *   Everywhere else just #include "perfdata.h".
+ *
+ * QUICK START (examples/quickstart.c: pid, tid, time, ip and callchain of
+ * every sample)
+ *
+ *   #define PERFDATA_IMPLEMENTATION
+ *   #include "perfdata.h"
+ *   #include <stdio.h>
+ *
+ *   static unsigned char buf[256 << 20];   // the file, read whole
+ *   static perfdata_event events[512];     // one per event (attr)
+ *
+ *   int main(int argc, char **argv) {
+ *       perfdata_file f; perfdata_cursor cur; perfdata_record rec; perfdata_sample s; perfdata_error err;
+ *       FILE *fp = argc > 1 ? fopen(argv[1], "rb") : NULL;
+ *       size_t len = fp ? fread(buf, 1, sizeof buf, fp) : 0, i;
+ *       if (fp) fclose(fp);
+ *       if (perfdata_open(&f, buf, len, events, 512, &err) != PERFDATA_OK) {
+ *           fprintf(stderr, "%s at offset 0x%llx\n", err.message, (unsigned long long)err.offset);
+ *           return 1;
+ *       }
+ *       perfdata_cursor_init(&f, &cur);
+ *       while (perfdata_next_record(&f, &cur, &rec, &err) == PERFDATA_OK) {
+ *           if (rec.type != PERFDATA_RECORD_SAMPLE || perfdata_decode_sample(&f, &rec, &s, &err) != PERFDATA_OK) continue;
+ *           printf("pid %u tid %u time %llu ip 0x%llx\n", s.pid, s.tid, (unsigned long long)s.time, (unsigned long long)s.ip);
+ *           for (i = 0; i < s.callchain.count; i++)
+ *               printf("    0x%llx\n", (unsigned long long)perfdata_u64s_at(&s.callchain, i));
+ *       }
+ *       return err.code == PERFDATA_END ? 0 : 1;
+ *   }
+ *
+ * CONFIGURATION MACROS
+ *   PERFDATA_IMPLEMENTATION   in one file: emit the implementation.
+ *   PERFDATA_STATIC           (before every include) make every function static,
+ *                             for private use in one translation unit.
+ *   PERFDATA_API              (global) decoration of the public functions.
+ *   PERFDATA_NO_ERROR_STRINGS (in the implementing file) drop the message
+ *                             texts; perfdata_error.message is then "".
+ *
+ * MEMORY
+ *   Nothing is allocated. The caller owns:
+ *   - the file bytes (read-only; never written, may be unaligned, may be flash);
+ *   - perfdata_file and perfdata_cursor (plain structs, put them anywhere);
+ *   - an array of perfdata_event, one per event (attr) in the file. How many a
+ *     buffer needs: perfdata_count_events(). perfdata_open() fails with
+ *     PERFDATA_ERR_NO_SPACE and err.needed = the count when it is too small.
+ *     In pipe mode the events arrive as records while iterating; a record that
+ *     does not fit gives PERFDATA_ERR_NO_SPACE from perfdata_next_record().
+ *   - optionally an id index (perfdata_id_entry[]) that makes "which event does
+ *     this record belong to" a binary search instead of a scan over every id:
+ *     perfdata_id_index_needed() says how many entries; perfdata_set_id_index()
+ *     installs it. Without one, lookups still work, by a linear scan.
+ *
+ * ERRORS
+ *   Every fallible call returns a perfdata_status (PERFDATA_OK is 0) and fills
+ *   an optional perfdata_error: the code, the file offset of the fault, the
+ *   record type or feature id involved, the size needed (for NO_SPACE) and a
+ *   static message. Codes are stable. A record whose framing is sane but whose
+ *   body is malformed gives an error from its decoder; iteration goes on. A
+ *   record size below 8, or one running past the end, ends iteration with an
+ *   error (never a loop). perfdata_next_record() returns PERFDATA_END at the end.
+ *
+ * BYTE ORDER
+ *   Files of either byte order are read on hosts of either byte order, 32- or
+ *   64-bit: every value is assembled from bytes in the file's order as it is
+ *   read. The caller's buffer is never written. All decoded values are in host
+ *   order. Exceptions, as in the kernel ABI: strings and build ids are bytes;
+ *   RAW sample payloads and user stack dumps are exposed as the bytes the
+ *   writing machine produced (perfdata_sample.raw_big_endian says which order).
+ *   The attr flag bit-field is normalised to the little-endian bit numbering
+ *   (PERFDATA_ATTR_FLAG_*), including precise_ip of big-endian files, which
+ *   perf 6.1 gets wrong.
+ *
+ * SUPPORTED
+ *   File mode (PERFILE2, attr sizes 64..any, larger ones read up to what is
+ *   known), pipe mode, every kernel record type 1..22 and perf tool record
+ *   type 64..86, every PERF_SAMPLE_* field, every read_format, sample_id_all
+ *   trailers, id->event mapping as perf does it, the feature bitmap and
+ *   section table. Unknown record types are yielded raw.
+ *   Every feature section (perfdata_decode_feat_*), from the file's section
+ *   table or a pipe's HEADER_FEATURE records, and event names as perf shows
+ *   them.
+ * NOT SUPPORTED (yet)
+ *   The version 1 'PERFFILE' magic (clear PERFDATA_ERR_UNSUPPORTED); decoding
+ *   inside COMPRESSED payloads (they are exposed as views); TRACING_DATA and
+ *   BPF_PROG_INFO contents beyond their framing (exposed as views).
+ *
+ * THREAD SAFETY
+ *   No globals. A perfdata_file is only written by perfdata_open(),
+ *   perfdata_set_id_index() and by perfdata_next_record() when it registers a
+ *   pipe-mode attr; otherwise any number of threads may decode concurrently.
+ *
+ * LICENSE
+ *   MIT, see the end of this file.
+ *
+ */
 #ifndef PERFDATA_H
 #define PERFDATA_H
 

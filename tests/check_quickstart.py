@@ -7,7 +7,7 @@ header = open('perfdata.h').read()
 ok = True
 if qs not in readme:
     print('README.md does not contain examples/quickstart.c verbatim'); ok = False
-indented = ''.join(('     ' + l if l.strip() else '') + '\n' for l in qs.splitlines())
+indented = ''.join((' *   ' + l if l.strip() else ' *') + '\n' for l in qs.splitlines())
 if indented not in header:
     print("perfdata.h's QUICK START is not examples/quickstart.c"); ok = False
 if len(qs.splitlines()) >= 30:

@@ -51,6 +51,7 @@ fi
 count "header compiles as C99/C11/C17, gcc and clang, -Wshadow" sh -c "for c in gcc clang; do for s in c99 c11 c17; do \$c -std=\$s -Wall -Wextra -Wpedantic -Wshadow -Werror -I. -c tests/compile_impl.c -o $B/impl.o || exit 1; done; done"
 count "header compiles as C++11 and C++20" sh -c "for s in c++11 c++20; do g++ -x c++ -std=\$s -Wall -Wextra -Wpedantic -Werror -I. -c tests/compile_impl.c -o $B/implxx.o || exit 1; clang++ -x c++ -std=\$s -Wall -Wextra -Wpedantic -Werror -I. -c tests/compile_impl.c -o $B/implxx.o || exit 1; done"
 count "included twice; two units with PERFDATA_STATIC" sh -c "$CC $WARN -I. tests/compile_static_a.c tests/compile_static_b.c -o $B/static2"
+count "PERFDATA_NO_ERROR_STRINGS: codes kept, messages empty" sh -c "$CC $WARN -I. tests/compile_noerr.c -o $B/noerr && $B/noerr"
 count "freestanding object has no undefined symbols" sh -c "$CC $WARN -O2 -ffreestanding -nostdlib -I. -c tests/compile_impl.c -o $B/fs.o && test -z \"\$(nm -u $B/fs.o)\""
 count "examples compile" sh -c "for e in examples/*.c; do $CC $WARN -I. \$e -o $B/\$(basename \$e .c) || exit 1; done"
 count "README quick start is examples/quickstart.c" python3 tests/check_quickstart.py
