@@ -38,3 +38,7 @@ demo: build/perfdata
 
 clean:
 	rm -rf build
+
+# Issue-specific targets (fuzzing, cross-architecture runs) live in mk/.
+-include mk/fuzz.mk
+-include mk/cross.mk

@@ -1,0 +1,1 @@
+# mk/cross.mk - included by the Makefile; rules for issue-specific targets live here.
