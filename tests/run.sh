@@ -65,6 +65,7 @@ count "dump = perf report -D on tests/data fixtures" python3 tests/dump_diff.py 
 count "dump = perf report -D on tests/data (ASan build)" python3 tests/dump_diff.py build/asan/perfdata tests/data
 count "big-endian copies of tests/data dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be tests/data
 count "dump --ordered = perf's delivery order on tests/data" python3 tests/order_diff.py build/perfdata tests/data
+count "stat = perf's Aggregated stats on tests/data" python3 tests/stat_diff.py build/perfdata tests/data
 count "report = perf report --stdio on tests/data (workload entries, 0.01%)" python3 tests/report_diff.py build/perfdata tests/data
 count "collapse = folding of perf script's callchains" python3 tests/collapse_diff.py build/perfdata tests/data
 count "info = perf report --header-only -I on tests/data fixtures" python3 tests/info_diff.py build/perfdata tests/data
@@ -72,6 +73,7 @@ count "info = perf report --header-only -I (ASan build)" python3 tests/info_diff
 if [ -d "$CORPUS" ]; then
     count "dump = perf report -D on ../shared/corpus" python3 tests/dump_diff.py build/perfdata --expect tests/dump_expected.txt "$CORPUS"
     count "dump --ordered = perf's delivery order on ../shared/corpus" python3 tests/order_diff.py build/perfdata --expect tests/dump_expected.txt "$CORPUS"
+    count "stat = perf's Aggregated stats on ../shared/corpus" python3 tests/stat_diff.py build/perfdata --expect tests/stat_expected.txt "$CORPUS"
     count "report = perf report --stdio on the corpus recordings" python3 tests/report_diff.py build/perfdata "$CORPUS/recorded"
     count "info = perf report --header-only -I on ../shared/corpus" python3 tests/info_diff.py build/perfdata --expect tests/info_expected.txt "$CORPUS"
     count "big-endian copies of the corpus dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be-corpus "$CORPUS" tests/dump_expected.txt

@@ -35,5 +35,6 @@ int pd_cmd_dump(int argc, char **argv);
 int pd_cmd_info(int argc, char **argv);
 int pd_cmd_report(int argc, char **argv);
 int pd_cmd_collapse(int argc, char **argv);
+int pd_cmd_stat(int argc, char **argv);
 
 #endif

@@ -11,6 +11,7 @@ static int usage(FILE *to) {
                 "  info    the header and feature sections, as `perf report --header-only -I`\n"
                 "  report  the flat profile of `perf report --stdio`, with symbols\n"
                 "  collapse folded stacks for flame graphs\n"
+                "  stat    decode everything; record counts as `perf report --stats`\n"
                 "  version print the library version\n"
                 "FILE may be '-' for a pipe-mode stream on standard input, or a\n"
                 "`perf record --threads` directory.\n");
@@ -23,6 +24,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "info")) return pd_cmd_info(argc - 1, argv + 1);
     if (!strcmp(argv[1], "report")) return pd_cmd_report(argc - 1, argv + 1);
     if (!strcmp(argv[1], "collapse")) return pd_cmd_collapse(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "stat")) return pd_cmd_stat(argc - 1, argv + 1);
     if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
         printf("perfdata %s\n", PERFDATA_VERSION_STRING);
         return 0;
