@@ -42,3 +42,7 @@ clean:
 # Issue-specific targets (fuzzing, cross-architecture runs) live in mk/.
 -include mk/fuzz.mk
 -include mk/cross.mk
+
+.PHONY: bench
+bench: build/perfdata
+	python3 bench/bench.py

@@ -1070,8 +1070,10 @@ PERFDATA_API const char *perfdata_feature_name(unsigned feature);
 #endif
 #if defined(__GNUC__) || defined(__clang__)
 #define PERFDATA__PRIVATE static __attribute__((unused))
+#define PERFDATA__HOT static __inline__ __attribute__((unused, always_inline))
 #else
 #define PERFDATA__PRIVATE static
+#define PERFDATA__HOT static
 #endif
 
 #ifdef PERFDATA_NO_ERROR_STRINGS
@@ -1085,20 +1087,23 @@ PERFDATA_API const char *perfdata_feature_name(unsigned feature);
    byte order and alignment never matter. Compilers fold these into one
    load (plus a byte swap) at -O2. */
 
-PERFDATA__PRIVATE uint16_t perfdata__ld16(const unsigned char *p, int big) {
+PERFDATA__HOT uint16_t perfdata__ld16(const unsigned char *p, int big) {
     return big ? (uint16_t)(((unsigned)p[0] << 8) | p[1])
                : (uint16_t)(((unsigned)p[1] << 8) | p[0]);
 }
 
-PERFDATA__PRIVATE uint32_t perfdata__ld32(const unsigned char *p, int big) {
+PERFDATA__HOT uint32_t perfdata__ld32(const unsigned char *p, int big) {
     if (big)
         return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
     return ((uint32_t)p[3] << 24) | ((uint32_t)p[2] << 16) | ((uint32_t)p[1] << 8) | (uint32_t)p[0];
 }
 
-PERFDATA__PRIVATE uint64_t perfdata__ld64(const unsigned char *p, int big) {
-    uint64_t a = perfdata__ld32(p, big), b = perfdata__ld32(p + 4, big);
-    return big ? (a << 32) | b : (b << 32) | a;
+PERFDATA__HOT uint64_t perfdata__ld64(const unsigned char *p, int big) {
+    if (big)
+        return ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) | ((uint64_t)p[3] << 32) |
+               ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) | ((uint64_t)p[6] << 8) | (uint64_t)p[7];
+    return ((uint64_t)p[7] << 56) | ((uint64_t)p[6] << 48) | ((uint64_t)p[5] << 40) | ((uint64_t)p[4] << 32) |
+           ((uint64_t)p[3] << 24) | ((uint64_t)p[2] << 16) | ((uint64_t)p[1] << 8) | (uint64_t)p[0];
 }
 
 /* True when [off, off+n) lies inside a buffer of len bytes; written in
@@ -1162,26 +1167,26 @@ PERFDATA__PRIVATE perfdata__rd perfdata__rd_view(perfdata_view v, int big) {
     return r;
 }
 
-PERFDATA__PRIVATE int perfdata__rd_take(perfdata__rd *r, size_t n) {
+PERFDATA__HOT int perfdata__rd_take(perfdata__rd *r, size_t n) {
     if (r->overrun || n > r->n - r->pos) { r->overrun = 1; r->pos = r->n; return 0; }
     return 1;
 }
-PERFDATA__PRIVATE uint64_t perfdata__rd64(perfdata__rd *r) {
+PERFDATA__HOT uint64_t perfdata__rd64(perfdata__rd *r) {
     uint64_t v;
     if (!perfdata__rd_take(r, 8)) return 0;
     v = perfdata__ld64(r->p + r->pos, r->big); r->pos += 8; return v;
 }
-PERFDATA__PRIVATE uint32_t perfdata__rd32(perfdata__rd *r) {
+PERFDATA__HOT uint32_t perfdata__rd32(perfdata__rd *r) {
     uint32_t v;
     if (!perfdata__rd_take(r, 4)) return 0;
     v = perfdata__ld32(r->p + r->pos, r->big); r->pos += 4; return v;
 }
-PERFDATA__PRIVATE uint16_t perfdata__rd16(perfdata__rd *r) {
+PERFDATA__HOT uint16_t perfdata__rd16(perfdata__rd *r) {
     uint16_t v;
     if (!perfdata__rd_take(r, 2)) return 0;
     v = perfdata__ld16(r->p + r->pos, r->big); r->pos += 2; return v;
 }
-PERFDATA__PRIVATE uint8_t perfdata__rd8(perfdata__rd *r) {
+PERFDATA__HOT uint8_t perfdata__rd8(perfdata__rd *r) {
     if (!perfdata__rd_take(r, 1)) return 0;
     return r->p[r->pos++];
 }

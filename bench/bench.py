@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""bench/: wall time, throughput and peak RSS of perfdata against the raw
+record walk (the floor) and against perf itself, on the same inputs, warm
+cache, median of several runs, ratios computed pair by pair in one run.
+Writes bench/RESULTS.md.
+
+Inputs (recorded here with perf if missing; sizes are targets):
+  bench/data/system-g.data   perf record -a -g            (BENCH_MB, default 500)
+  bench/data/dwarf.data      perf record --call-graph dwarf (BENCH_MB * 0.6)
+  bench/data/zstd.data       perf record -z -a -g          (BENCH_MB / 20)
+Usage: bench.py [--runs N] [--mb MB] [--no-perf]
+"""
+import argparse
+import datetime
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+DATA = os.path.join(HERE, 'data')
+PERFDATA = os.path.join(ROOT, 'build', 'perfdata')
+WALK = os.path.join(ROOT, 'build', 'bench-walk')
+
+
+def run_once(cmd):
+    """(seconds, peak RSS in KiB) of one run, output discarded."""
+    t = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    return time.monotonic() - t, ru.ru_maxrss, status
+
+
+def measure(cmd, runs):
+    results = [run_once(cmd) for _ in range(runs)]
+    return statistics.median(r[0] for r in results), max(r[1] for r in results), results[0][2]
+
+
+def record(path, mb, args):
+    """Record until the file reaches about mb MiB (perf --max-size stops it)."""
+    if os.path.exists(path) and os.path.getsize(path) > mb * (1 << 20) * 0.5:
+        return
+    os.makedirs(DATA, exist_ok=True)
+    # a busy machine for at most 120 s; --max-size usually ends it sooner
+    load = "for i in $(seq 4); do (while :; do gzip -c /usr/bin/* >/dev/null 2>&1; done) & done; sleep 120; kill 0"
+    cmd = ['perf', 'record', '-q', '-o', path, '--max-size=%dM' % mb] + args + ['--', 'sh', '-c', load]
+    print('recording', path, '...', flush=True)
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=900)
+
+
+def count_records(path):
+    out = subprocess.run([WALK, path], stdout=subprocess.PIPE, text=True).stdout
+    m = re.match(r'(\d+) records', out)
+    return int(m.group(1)) if m else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--runs', type=int, default=5)
+    ap.add_argument('--mb', type=int, default=int(os.environ.get('BENCH_MB', '500')))
+    ap.add_argument('--no-perf', action='store_true', help='skip the perf commands (slow)')
+    ap.add_argument('--perf-runs', type=int, default=3, help='runs of each perf command (they are slow)')
+    a = ap.parse_args()
+    subprocess.run(['cc', '-O2', '-o', WALK, os.path.join(HERE, 'walk.c')], check=True)
+    have_perf = shutil.which('perf') and not a.no_perf
+    inputs = [('system-g.data', a.mb, ['-a', '-g', '-F', '4999']),
+              ('dwarf.data', max(1, a.mb * 6 // 10), ['-a', '--call-graph', 'dwarf,4096', '-F', '999']),
+              ('zstd.data', max(1, a.mb // 20), ['-z', '-a', '-g', '-F', '4999'])]
+    rows = []
+    for name, mb, args in inputs:
+        path = os.path.join(DATA, name)
+        if shutil.which('perf'):
+            record(path, mb, args)
+        if not os.path.exists(path):
+            continue
+        size = os.path.getsize(path)
+        nrec = count_records(path)
+        for cmd in (['cat', path], [PERFDATA, 'stat', path]):  # warm the cache
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        pairs = [('raw record walk (floor)', [WALK, path], None),
+                 ('perfdata stat', [PERFDATA, 'stat', path], None),
+                 ('perfdata dump', [PERFDATA, 'dump', path], ['perf', 'report', '-D', '-i', path]),
+                 ('perfdata report', [PERFDATA, 'report', path], ['perf', 'report', '--stdio', '-i', path]),
+                 ('perfdata collapse', [PERFDATA, 'collapse', path], ['perf', 'script', '-i', path])]
+        floor = None
+        for label, ours, theirs in pairs:
+            t, rss, _ = measure(ours, a.runs)
+            if floor is None:
+                floor = t
+            row = {'input': name, 'size': size, 'records': nrec, 'what': label, 'time': t, 'rss': rss,
+                   'vs_floor': t / floor if floor else 0}
+            if theirs and have_perf:
+                pt, prss, _ = measure(theirs, max(1, min(a.runs, a.perf_runs)))
+                row.update(perf=pt, perf_rss=prss, speedup=pt / t if t else 0, rss_ratio=prss / rss if rss else 0)
+            rows.append(row)
+            print(row, flush=True)
+    write_results(rows, a)
+
+
+def write_results(rows, a):
+    lines = ['# Benchmark results', '',
+             f'Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; '
+             f'{datetime.date.today().isoformat()}. Warm page cache; median of {a.runs} runs '
+             f'(perf: of {a.perf_runs}). Regenerate with `make bench` (BENCH_MB sets the input size).', '',
+             '| input | size | records | command | time | MB/s | records/s | peak RSS | x floor | perf | perf RSS | perf / ours | perf RSS / ours |',
+             '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
+    for r in rows:
+        mbs = r['size'] / (1 << 20) / r['time'] if r['time'] else 0
+        rps = r['records'] / r['time'] if r['time'] else 0
+        perf = f"{r['perf']:.2f} s | {r['perf_rss'] // 1024} MiB | {r['speedup']:.1f}x | {r['rss_ratio']:.1f}x" \
+            if 'perf' in r else ' | | | '
+        lines.append(f"| {r['input']} | {r['size'] >> 20} MiB | {r['records']} | {r['what']} | {r['time']:.3f} s | "
+                     f"{mbs:.0f} | {rps / 1e6:.2f} M | {r['rss'] // 1024} MiB | {r['vs_floor']:.1f} | {perf} |")
+    open(os.path.join(HERE, 'RESULTS.md'), 'w').write('\n'.join(lines) + '\n')
+
+
+if __name__ == '__main__':
+    sys.exit(main())
