@@ -68,6 +68,7 @@ count "dump --ordered = perf's delivery order on tests/data" python3 tests/order
 count "stat = perf's Aggregated stats on tests/data" python3 tests/stat_diff.py build/perfdata tests/data
 count "report = perf report --stdio on tests/data (workload entries, 0.01%)" python3 tests/report_diff.py build/perfdata tests/data
 count "collapse = folding of perf script's callchains" python3 tests/collapse_diff.py build/perfdata tests/data
+count "report and collapse under ASan+UBSan on tests/data" sh -c "python3 tests/report_diff.py build/asan/perfdata tests/data && python3 tests/collapse_diff.py build/asan/perfdata tests/data && for f in tests/data/*.data; do build/asan/perfdata collapse --kernel \$f > /dev/null || exit 1; build/asan/perfdata stat --csv $B \$f > /dev/null || exit 1; done"
 count "info = perf report --header-only -I on tests/data fixtures" python3 tests/info_diff.py build/perfdata tests/data
 count "info = perf report --header-only -I (ASan build)" python3 tests/info_diff.py build/asan/perfdata tests/data
 if [ -d "$CORPUS" ]; then
@@ -75,6 +76,7 @@ if [ -d "$CORPUS" ]; then
     count "dump --ordered = perf's delivery order on ../shared/corpus" python3 tests/order_diff.py build/perfdata --expect tests/dump_expected.txt "$CORPUS"
     count "stat = perf's Aggregated stats on ../shared/corpus" python3 tests/stat_diff.py build/perfdata --expect tests/stat_expected.txt "$CORPUS"
     count "report = perf report --stdio on the corpus recordings" python3 tests/report_diff.py build/perfdata "$CORPUS/recorded"
+    count "report on the corpus recordings under ASan+UBSan" python3 tests/report_diff.py build/asan/perfdata "$CORPUS/recorded"
     count "info = perf report --header-only -I on ../shared/corpus" python3 tests/info_diff.py build/perfdata --expect tests/info_expected.txt "$CORPUS"
     count "big-endian copies of the corpus dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be-corpus "$CORPUS" tests/dump_expected.txt
     count "every corpus input: clean error or full decode (ASan build)" python3 tests/corpus_sane.py build/asan/perfdata "$CORPUS"

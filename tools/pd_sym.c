@@ -103,7 +103,7 @@ static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
     }
     d = &s->dsos[s->ndsos++];
     d->name = m->name;
-    d->elf = NULL;
+    d->elf = d->symelf = NULL;
     d->short_name = basename_of(m->name);
     if (is_pseudo(m->name)) return d;
     {
