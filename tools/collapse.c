@@ -27,8 +27,25 @@ typedef struct collapse_ctx {
     char *buf;
     size_t buflen;
     const char **frames;
+    int *kernel_of;
+    char (*tmp)[300];
     size_t capframes;
+    struct frame_cache *cache;   /* ip -> frame name, per address space */
 } collapse_ctx;
+
+/* Callchains repeat the same addresses over and over: a direct-mapped
+   cache of resolved frames (keyed by address space, cpu mode and ip) saves
+   the map, ELF and kallsyms lookups. Names are stable (interned, or owned
+   by an ELF that stays open); bracketed object names are copied. */
+#define FRAME_CACHE_SIZE 65536
+typedef struct frame_cache {
+    uint64_t ip;
+    const void *space;
+    unsigned cpumode;
+    int kernel, used;
+    char name[80];               /* used when the name is not stable */
+    const char *stable;
+} frame_cache;
 
 static uint64_t hash_str(const char *s) {
     uint64_t h = 1469598103934665603ull;
@@ -99,24 +116,43 @@ static const char *frame_name(collapse_ctx *c, pd_thread *t, unsigned cpumode, u
     return "[unknown]";
 }
 
+static const char *cached_frame(collapse_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip, int *kernel, char *tmp,
+                                size_t tmplen) {
+    const void *space = (cpumode == PERFDATA_MISC_KERNEL || cpumode == PERFDATA_MISC_GUEST_KERNEL) ? NULL : t->maps;
+    uint64_t h = (ip ^ (uint64_t)(uintptr_t)space * 0x9E3779B97F4A7C15ull ^ cpumode) * 0x9E3779B97F4A7C15ull;
+    frame_cache *e = &c->cache[(h >> 40) & (FRAME_CACHE_SIZE - 1)];
+    const char *name;
+    if (e->used && e->ip == ip && e->space == space && e->cpumode == cpumode) {
+        *kernel = e->kernel;
+        return e->stable ? e->stable : e->name;
+    }
+    name = frame_name(c, t, cpumode, ip, kernel, tmp, tmplen);
+    e->used = 1;
+    e->ip = ip;
+    e->space = space;
+    e->cpumode = cpumode;
+    e->kernel = *kernel;
+    e->stable = name == tmp ? NULL : name;
+    if (name == tmp) snprintf(e->name, sizeof e->name, "%s", tmp);
+    return name;
+}
+
 static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdata_sample *s) {
     pd_thread *t = pd_state_thread(&c->st, (int32_t)s->pid, (int32_t)s->tid);
     unsigned cpumode = rec->misc & PERFDATA_MISC_CPUMODE_MASK;
     size_t nf = 0, i, pos = 0;
-    int *kernel_of;
-    char (*tmp)[300];
     const char *comm = t->comm ? t->comm : "[unknown]";
     size_t nr = (s->sample_type & PERFDATA_SAMPLE_CALLCHAIN) ? s->callchain.count : 0;
     if (nr + 1 > c->capframes) {
         c->capframes = (nr + 1) * 2;
         c->frames = realloc((void *)c->frames, c->capframes * sizeof *c->frames);
-        if (!c->frames) abort();
+        c->kernel_of = realloc(c->kernel_of, c->capframes * sizeof *c->kernel_of);
+        c->tmp = realloc(c->tmp, c->capframes * sizeof *c->tmp);
+        if (!c->frames || !c->kernel_of || !c->tmp) abort();
     }
-    kernel_of = malloc((nr + 1) * sizeof *kernel_of);
-    tmp = malloc((nr + 1) * sizeof *tmp);
-    if (!kernel_of || !tmp) abort();
+    if (!c->cache && !(c->cache = calloc(FRAME_CACHE_SIZE, sizeof *c->cache))) abort();
     if (!nr) {
-        c->frames[nf] = frame_name(c, t, cpumode, s->ip, &kernel_of[nf], tmp[nf], sizeof tmp[nf]);
+        c->frames[nf] = cached_frame(c, t, cpumode, s->ip, &c->kernel_of[nf], c->tmp[nf], sizeof c->tmp[nf]);
         nf++;
     }
     for (i = 0; i < nr; i++) {
@@ -129,7 +165,7 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
             else if (ip == PERFDATA_CONTEXT_HV) cpumode = PERFDATA_MISC_HYPERVISOR;
             continue;
         }
-        c->frames[nf] = frame_name(c, t, cpumode, ip, &kernel_of[nf], tmp[nf], sizeof tmp[nf]);
+        c->frames[nf] = cached_frame(c, t, cpumode, ip, &c->kernel_of[nf], c->tmp[nf], sizeof c->tmp[nf]);
         nf++;
     }
     /* the root: the command name, spaces as underscores like the script */
@@ -142,10 +178,8 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
         for (k = 0; root[k]; k++) if (root[k] == ' ') root[k] = '_';
         append_frame(c, &pos, root, "");
     }
-    for (i = nf; i-- > 0;) append_frame(c, &pos, c->frames[i], c->annotate_kernel && kernel_of[i] ? "_[k]" : "");
+    for (i = nf; i-- > 0;) append_frame(c, &pos, c->frames[i], c->annotate_kernel && c->kernel_of[i] ? "_[k]" : "");
     table_add(c, c->buf, c->use_period ? s->period : 1);
-    free(kernel_of);
-    free(tmp);
 }
 
 static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
@@ -206,6 +240,9 @@ int pd_cmd_collapse(int argc, char **argv) {
     free(c.table);
     free(c.buf);
     free((void *)c.frames);
+    free(c.kernel_of);
+    free(c.tmp);
+    free(c.cache);
     pd_sym_free(&c.sym);
     pd_state_free(&c.st);
     pd_session_close(&s);
