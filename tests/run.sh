@@ -56,6 +56,8 @@ count "freestanding object has no undefined symbols" sh -c "$CC $WARN -O2 -ffree
 count "examples compile" sh -c "for e in examples/*.c; do $CC $WARN -I. \$e -o $B/\$(basename \$e .c) || exit 1; done"
 count "README quick start is examples/quickstart.c" python3 tests/check_quickstart.py
 count "quickstart runs on a fixture" sh -c "$B/quickstart tests/data/callchain-fp.data | grep -q '^pid '"
+count "features example names host, kernel and events" sh -c "$B/features tests/data/two-events.data | grep -q '^event 1 *page-faults' && $B/features tests/data/pipe.data | grep -q '^host'"
+count "ordered example: comm and mmaps in time order" sh -c "$B/ordered tests/data/tasks.data > $B/ordered.txt && grep -q 'comm .* workload' $B/ordered.txt && awk '\$1 != 0 { if (\$1 < last) exit 1; last = \$1 }' $B/ordered.txt"
 
 # 3. the command as a user meets it (errors, stdin, FIFO, options, 100 MB RSS)
 count "perfdata command line" python3 tests/tool_cli.py build/perfdata $B/cli
