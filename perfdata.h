@@ -1954,9 +1954,14 @@ PERFDATA_DEF long perfdata_record_event(const perfdata_file *f, const perfdata_r
 
 /* --------------------------------------------------------------- sample */
 
+/* Bytes of one group read entry: value[, id][, lost]. */
+PERFDATA__PRIVATE size_t perfdata__read_stride(uint64_t fmt) {
+    return (size_t)8 * (1u + ((fmt & PERFDATA_FORMAT_ID) ? 1u : 0u) + ((fmt & PERFDATA_FORMAT_LOST) ? 1u : 0u));
+}
+
 PERFDATA_DEF perfdata_read_value perfdata_read_at(const perfdata_read *r, size_t i) {
     perfdata_read_value v = {0, 0, 0};
-    size_t stride = 8 * (1 + !!(r->read_format & PERFDATA_FORMAT_ID) + !!(r->read_format & PERFDATA_FORMAT_LOST));
+    size_t stride = perfdata__read_stride(r->read_format);
     const unsigned char *p;
     if (!(r->read_format & PERFDATA_FORMAT_GROUP)) return i == 0 && r->nr ? r->single : v;
     if (i >= r->nr || i >= r->values.n / stride) return v;
@@ -1971,7 +1976,7 @@ PERFDATA_DEF perfdata_read_value perfdata_read_at(const perfdata_read *r, size_t
 /* read_format: without GROUP value[,enabled][,running][,id][,lost]; with
    GROUP nr[,enabled][,running] then {value[,id][,lost]} x nr. */
 PERFDATA__PRIVATE void perfdata__rd_read(perfdata__rd *r, uint64_t fmt, perfdata_read *out) {
-    size_t stride = 8 * (1 + !!(fmt & PERFDATA_FORMAT_ID) + !!(fmt & PERFDATA_FORMAT_LOST));
+    size_t stride = perfdata__read_stride(fmt);
     out->read_format = fmt;
     out->big_endian = r->big;
     out->time_enabled = out->time_running = 0;

@@ -59,6 +59,16 @@ count "quickstart runs on a fixture" sh -c "$B/quickstart tests/data/callchain-f
 count "features example names host, kernel and events" sh -c "$B/features tests/data/two-events.data | grep -q '^event 1 *page-faults' && $B/features tests/data/pipe.data | grep -q '^host'"
 count "ordered example: comm and mmaps in time order" sh -c "$B/ordered tests/data/tasks.data > $B/ordered.txt && grep -q 'comm .* workload' $B/ordered.txt && awk '\$1 != 0 { if (\$1 < last) exit 1; last = \$1 }' $B/ordered.txt"
 
+# portability: the compile matrix always; the unit tests on big-endian and
+# 32-bit hosts (s390x, mips under qemu-user; i386) when the toolchains are
+# installed (tests/cross/install.sh; .ci/run installs them)
+count "compile matrix: gcc/clang x C99..C2x, C++11/20 x -O0/-O2/-Os, strict warnings" sh tests/cross/matrix.sh
+if command -v s390x-linux-gnu-gcc >/dev/null 2>&1 && command -v mips-linux-gnu-gcc >/dev/null 2>&1 && command -v qemu-s390x >/dev/null 2>&1; then
+    count "unit tests on s390x, mips (big-endian) and i386" sh tests/cross/cross.sh
+else
+    skip "cross-architecture unit tests" "cross toolchains not installed (sh tests/cross/install.sh)"
+fi
+
 # 3. the command as a user meets it (errors, stdin, FIFO, options, 100 MB RSS)
 count "perfdata command line" python3 tests/tool_cli.py build/perfdata $B/cli
 

@@ -3345,7 +3345,7 @@ ORDER_TEST(tool_record_decoders) {
             CHECK_EQ_U64(u.type, PERFDATA_EVENT_UPDATE_SCALE);
             CHECK_EQ_U64(u.id, 0x4202);
             CHECK_EQ_U64(u.scale_bits, double_bits(TEST_SCALE));
-            CHECK(u.scale == TEST_SCALE);
+            CHECK(u.scale == (double)TEST_SCALE); /* x87: compare as a double, not a long double */
         }
     }
     if (NEXT(&x, &rec, PERFDATA_RECORD_EVENT_UPDATE)) {

@@ -2267,7 +2267,7 @@ static void check_event_desc_vs_file(fixture *x, perfdata_view sec) {
 /* Decodes one feature section of a fixture; every decoder must succeed. */
 static void fixture_feature(fixture *x, unsigned feat, perfdata_view sec) {
     perfdata_error err;
-    char ctx[300];
+    static char ctx[300]; /* the test context keeps pointing at it */
     int st = PERFDATA_OK;
     snprintf(ctx, sizeof ctx, "%s %s", x->path, perfdata_feature_name(feat));
     test_set_context(ctx);

@@ -1,0 +1,67 @@
+#!/bin/sh
+# `make test-m0`: Cortex-M0 bare metal (clang --target=armv6m-none-eabi + lld,
+# qemu-system-arm -M microbit, semihosting). Checks:
+#  1. examples/baremetal/m0_samples.c builds, runs and exits 0 within 20 s;
+#  2. its per-event sample counts equal the ones the host tool's dump gives
+#     (tests/cross/m0_expected.py over build/perfdata);
+#  3. freestanding gate: `llvm-nm -u` of an ARMv6-M object holding only the
+#     implementation of perfdata.h. When not empty, lists each helper symbol
+#     and the functions that call it (informational; this counts as a failure).
+# Ends with "N passed, N failed".
+cd "$(dirname "$0")/../.." || exit 2
+B=build/m0
+mkdir -p $B
+NM=$(command -v llvm-nm-14 || command -v llvm-nm)
+OBJDUMP=$(command -v llvm-objdump-14 || command -v llvm-objdump)
+W="-std=c99 -Wall -Wextra -Wpedantic -Werror"
+M0="clang --target=armv6m-none-eabi -mthumb $W -ffreestanding -nostdlib"
+FILE=tests/data/two-events.data
+passed=0; failed=0
+ok() { echo "ok   $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL $1"; failed=$((failed + 1)); }
+
+# 1+2. run the example (-Os as shipped, and -O0), compare with the host tool
+python3 tests/cross/m0_expected.py build/perfdata $FILE > $B/want.txt || bad "expected counts from build/perfdata"
+for O in -Os -O0; do
+    elf=$B/m0_samples$O.elf
+    if $M0 $O -fuse-ld=lld -Wl,-T,examples/baremetal/m0.ld -Wl,-e,reset_handler -Wl,--gc-sections \
+           -ffunction-sections -fdata-sections -I. examples/baremetal/m0_samples.c examples/baremetal/m0_rt.c \
+           -o $elf > $B/build.txt 2>&1; then
+        ok "m0_samples $O builds (clang armv6m + lld)"
+        if timeout 20 qemu-system-arm -M microbit -nographic -monitor none -serial none \
+               -semihosting-config enable=on,target=native -kernel $elf > $B/run$O.txt 2>&1; then
+            ok "m0_samples $O runs on qemu-system-arm microbit, exit 0"
+        else
+            bad "m0_samples $O run (exit $?)"
+        fi
+        sed 's/^/     /' $B/run$O.txt
+        grep '^event ' $B/run$O.txt > $B/got$O.txt
+        if [ -s $B/want.txt ] && cmp -s $B/got$O.txt $B/want.txt; then
+            ok "m0_samples $O per-event sample counts = build/perfdata dump $FILE"
+        else
+            bad "m0_samples $O per-event sample counts differ from build/perfdata dump"; diff $B/want.txt $B/got$O.txt | sed 's/^/     /'
+        fi
+    else
+        bad "m0_samples $O build"; sed 's/^/     /' $B/build.txt | tail -n 20
+    fi
+done
+
+# 3. freestanding gate on the ARMv6-M object of the implementation alone
+printf '#define PERFDATA_IMPLEMENTATION\n#include "perfdata.h"\n' > $B/impl_only.c
+if $M0 -O2 -I. -c $B/impl_only.c -o $B/impl_only.o 2> $B/impl.txt; then
+    $NM -u $B/impl_only.o | awk '{print $2}' > $B/undef.txt
+    if [ ! -s $B/undef.txt ]; then
+        ok "llvm-nm -u of the ARMv6-M implementation object is empty"
+    else
+        bad "llvm-nm -u of the ARMv6-M implementation object (-O2) is not empty:"
+        # which functions call each helper: relocations inside each function's disassembly
+        $OBJDUMP -d -r --no-show-raw-insn $B/impl_only.o | awk '
+            /^[0-9a-f]+ <[^$>][^>]*>:$/ { fn = $2; gsub(/[<>:]/, "", fn); next }
+            /R_ARM_THM_CALL|R_ARM_THM_JUMP|R_ARM_ABS32/ { s = $NF; if (s ~ /^(__aeabi_|mem|__)/) seen[s] = seen[s] (index(seen[s], " " fn ",") ? "" : " " fn ",") }
+            END { for (s in seen) { v = seen[s]; sub(/,$/, "", v); print "     " s ":" v } }' | sort
+    fi
+else
+    bad "ARMv6-M compile of the implementation"; tail -n 20 $B/impl.txt
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
