@@ -592,6 +592,12 @@ typedef struct perfdata_ordered {
     int draining;                 /* the cursor has ended */
     perfdata_record held;         /* a record read but not queued for lack of room */
     int have_held;
+    /* optional: where records come from instead of perfdata_next_record on
+       the cursor (e.g. records decompressed from COMPRESSED chunks); it
+       returns like perfdata_next_record and uses o->cursor only as the
+       caller sees fit */
+    perfdata_status (*source)(void *user, perfdata_file *f, perfdata_cursor *c, perfdata_record *rec, perfdata_error *err);
+    void *source_user;
     int hold_end;                 /* set by the caller: at the cursor's end return
                                      PERFDATA_END without releasing the queue, so
                                      that another cursor (the next data.N of a
@@ -2775,6 +2781,8 @@ PERFDATA_DEF void perfdata_ordered_init(perfdata_ordered *o, perfdata_cursor *c,
     o->flushing = o->draining = 0;
     o->have_held = 0;
     o->hold_end = 0;
+    o->source = 0;
+    o->source_user = 0;
 }
 
 PERFDATA__PRIVATE int perfdata__order_less(const perfdata_order_entry *a, const perfdata_order_entry *b) {
@@ -2861,7 +2869,7 @@ PERFDATA_DEF perfdata_status perfdata_ordered_next(perfdata_file *f, perfdata_or
         if (o->have_held) {
             *rec = o->held;
         } else {
-            st = perfdata_next_record(f, o->cursor, rec, err);
+            st = o->source ? o->source(o->source_user, f, o->cursor, rec, err) : perfdata_next_record(f, o->cursor, rec, err);
             if (st == PERFDATA_END && o->hold_end) return st;
             if (st == PERFDATA_END) { o->draining = 1; continue; }
             if (st != PERFDATA_OK) {

@@ -54,7 +54,9 @@ def split_records(lines, shift=0):
         if m and cur is None:
             off = int(m.group(2), 16) - (shift if not stream else 0)
             cur = [f'{m.group(1)}{off:#x} [{m.group(3)}]: PERF_RECORD_{m.group(4)}']
-            out.setdefault((stream, off), cur)
+            # the records of a COMPRESSED chunk all carry the chunk's offset:
+            # keep every record at an offset, compared as a multiset
+            out.setdefault((stream, off), []).append(cur)
             continue
         if cur is None or line.startswith('. ') or line == '.':
             continue
@@ -89,22 +91,28 @@ def main():
         ours = split_records(ours_lines, 16 if is_pipe else 0)
         matched = mismatched = missing = compressed = 0
         shown = 0
-        for off, rec in sorted(theirs.items()):
-            mine = ours.get(off)
-            if mine is not None and re.search(r'PERF_RECORD_COMPRESSED2?[: ]', mine[0]) and 'PERF_RECORD_COMPRESSED' not in rec[0]:
-                compressed += 1  # perf shows the records inside; we do not decompress yet
+        for off, recs in sorted(theirs.items()):
+            mine_list = ours.get(off)
+            if mine_list is not None and re.search(r'PERF_RECORD_COMPRESSED2?[: ]', mine_list[0][0]) and \
+                    'PERF_RECORD_COMPRESSED' not in recs[0][0]:
+                compressed += len(recs)  # perf shows the records inside; ours could not be decompressed
                 continue
-            if mine is None:
-                missing += 1
+            if mine_list is None:
+                missing += len(recs)
                 if verbose and shown < VERBOSE_MAX:
-                    print(f'  MISSING {data} {off[0]} {off[1]:#x}: {rec[0]}')
+                    print(f'  MISSING {data} {off[0]} {off[1]:#x}: {recs[0][0]}')
                     shown += 1
-            elif mine == rec:
-                matched += 1
-            else:
+                continue
+            pending = sorted(mine_list)
+            for rec in sorted(recs):
+                if rec in pending:
+                    pending.remove(rec)
+                    matched += 1
+                    continue
                 mismatched += 1
                 if verbose and shown < VERBOSE_MAX:
                     shown += 1
+                    mine = pending[0] if pending else ['']
                     print(f'  DIFF {data} {off[0]} {off[1]:#x}')
                     for a, b in zip(rec + [''] * len(mine), mine + [''] * len(rec)):
                         if a != b:
@@ -113,8 +121,8 @@ def main():
         extra = len(set(ours) - set(theirs))
         name = os.path.relpath(data, os.path.commonpath([os.path.abspath(p) for p in paths]) if len(paths) > 1 else paths[0]) \
             if os.path.isdir(paths[0]) else data
-        rows.append((name, len(theirs), matched, mismatched, missing, extra, compressed))
-        for i, v in enumerate((len(theirs), matched, mismatched, missing, extra, compressed)):
+        rows.append((name, sum(len(v) for v in theirs.values()), matched, mismatched, missing, extra, compressed))
+        for i, v in enumerate((sum(len(v) for v in theirs.values()), matched, mismatched, missing, extra, compressed)):
             tot[i] += v
         allowed = expected.get(name, 0)
         if mismatched + missing > allowed:

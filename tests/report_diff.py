@@ -77,7 +77,7 @@ def main():
     passed = failed = skipped = 0
     for data, oracle in find_inputs(paths, '.report.txt'):
         text = open(oracle, errors='replace').read()
-        if 'of events' in text or is_compressed(data):
+        if 'of events' in text:
             skipped += 1  # group view; or records inside zstd chunks (not decoded yet)
             continue
         theirs = parse(text)

@@ -138,7 +138,7 @@ static void print_sample(dump_ctx *d, const perfdata_record *rec, const perfdata
     if (t & PERFDATA_SAMPLE_REGS_INTR) print_regs("intr", &s->regs_intr, d->arch);
     if (t & PERFDATA_SAMPLE_STACK_USER)
         printf("... ustack: size %llu, offset 0x%x\n", (U64)s->stack_user.n,
-               (unsigned)(s->stack_user.offset - 8 - rec->offset));
+               (unsigned)(s->stack_user.offset - 8 - rec->bytes.offset));
     if (t & (PERFDATA_SAMPLE_WEIGHT | PERFDATA_SAMPLE_WEIGHT_STRUCT)) {
         printf("... weight: %llu", (U64)s->weight);
         if (t & PERFDATA_SAMPLE_WEIGHT_STRUCT) printf(",0x%x,0x%x", s->ins_lat, s->p_stage_cyc);
@@ -455,6 +455,7 @@ static void dump_record(dump_ctx *d, const perfdata_record *rec, const char *nam
     uint32_t cpu = rec->type < 64 ? (uint32_t)-1 : 0;
     uint64_t time = rec->type < 64 ? (uint64_t)-1 : 0;
     if (rec->type < 128) d->counts[rec->type]++;
+    if (pd_session_decompressed(d->s, rec)) return; /* perf shows what is inside, not the chunk */
     if (d->s->input.is_dir && name_of_file != d->stream) {
         /* a --threads directory: say which file the offsets are in */
         d->stream = name_of_file;

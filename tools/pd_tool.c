@@ -2,6 +2,8 @@
 #define PERFDATA_IMPLEMENTATION
 #include "perfdata.h"
 #include "pd_tool.h"
+#define PD_ZSTD_IMPLEMENTATION
+#include "pd_zstd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +55,123 @@ int pd_session_open(pd_session *s, const char *path) {
     return 0;
 }
 
+struct pd_block {
+    struct pd_block *next;
+    unsigned char *data;
+    size_t n;
+};
+
+static void inflate_free(pd_inflate *z) {
+    while (z->blocks) {
+        struct pd_block *b = z->blocks;
+        z->blocks = b->next;
+        free(b->data);
+        free(b);
+    }
+    free(z->ctx);
+    free(z->window);
+    free(z->out);
+    memset(z, 0, sizeof *z);
+}
+
+/* Decompresses one chunk (continuing the stream) behind whatever partial
+   record the last chunk left, into a new block; returns it or NULL. */
+static struct pd_block *inflate_chunk(pd_session *s, perfdata_view in) {
+    pd_inflate *z = &s->inflate;
+    size_t used = 0, n = 0;
+    struct pd_block *b;
+    if (!z->ctx) {
+        size_t win = 0;
+        if (pd_zstd_window_buffer_size(in.p, in.n, &win) != 0 || !win) return NULL;
+        z->ctx = malloc(sizeof *z->ctx);
+        z->window = malloc(win);
+        if (!z->ctx || !z->window) return NULL;
+        pd_zstd_dctx_init(z->ctx, z->window, win, 0);
+    }
+    for (;;) {
+        size_t consumed = 0, written = 0;
+        int rc;
+        if (z->out_cap - n < (1u << 16)) {
+            size_t cap = z->out_cap ? z->out_cap * 2 : (4u << 20);
+            unsigned char *bigger = realloc(z->out, cap);
+            if (!bigger) return NULL;
+            z->out = bigger;
+            z->out_cap = cap;
+        }
+        rc = pd_zstd_decompress_stream(z->ctx, in.p + used, in.n - used, &consumed, z->out + n, z->out_cap - n, &written);
+        used += consumed;
+        n += written;
+        if (rc < 0) return NULL;
+        if (rc == PD_ZSTD_OUTPUT_FULL) continue;
+        if (used >= in.n) break;
+    }
+    b = calloc(1, sizeof *b);
+    if (!b || !(b->data = malloc(z->left_n + n + 1))) { free(b); return NULL; }
+    memcpy(b->data, z->left, z->left_n);
+    memcpy(b->data + z->left_n, z->out, n);
+    b->n = z->left_n + n;
+    b->next = z->blocks;
+    z->blocks = b;
+    z->left_n = 0;
+    return b;
+}
+
+/* The record source of every walk: the cursor's records, and after each
+   COMPRESSED chunk the records decompressed from it (reported at the
+   chunk's offset, as perf does). */
+static perfdata_status next_record(void *user, perfdata_file *f, perfdata_cursor *c, perfdata_record *rec,
+                                   perfdata_error *err) {
+    pd_session *s = (pd_session *)user;
+    pd_inflate *z = &s->inflate;
+    perfdata_status st;
+    for (;;) {
+        if (z->inner_active) {
+            st = perfdata_next_record(f, &z->inner, rec, err);
+            if (st == PERFDATA_OK) {
+                rec->offset = z->outer_offset;
+                return st;
+            }
+            z->inner_active = 0;
+            if (st == PERFDATA_ERR_TRUNCATED && z->inner.pos < z->inner.range.n) {
+                z->left = z->inner.range.p + z->inner.pos; /* completed by the next chunk */
+                z->left_n = z->inner.range.n - z->inner.pos;
+            } else if (st != PERFDATA_END) {
+                return st;
+            }
+        }
+        if (z->expanded_last) {
+            z->expanded_last = 0;
+            z->inner_active = 1;
+            continue;
+        }
+        st = perfdata_next_record(f, c, rec, err);
+        if (st != PERFDATA_OK) return st;
+        if ((rec->type == PERFDATA_RECORD_COMPRESSED || rec->type == PERFDATA_RECORD_COMPRESSED2) && !z->failed) {
+            perfdata_compressed cz;
+            struct pd_block *b = NULL;
+            if (perfdata_decode_compressed(f, rec, &cz, NULL) == PERFDATA_OK) b = inflate_chunk(s, cz.data);
+            if (!b) {
+                z->failed = 1;
+                fprintf(stderr, "perfdata: %s: could not decompress the chunk at 0x%llx; its records are skipped\n",
+                        s->path, (unsigned long long)rec->offset);
+            } else {
+                perfdata_cursor_init_range(&z->inner, b->data, b->n, rec->offset, rec->big_endian);
+                z->inner.register_attrs = c->register_attrs;
+                z->inner.update_events = c->update_events;
+                z->outer_offset = rec->offset;
+                z->expanded_last = 1; /* the chunk itself first, then what is inside */
+            }
+        }
+        return st;
+    }
+}
+
+int pd_session_decompressed(const pd_session *s, const perfdata_record *rec) {
+    return (rec->type == PERFDATA_RECORD_COMPRESSED || rec->type == PERFDATA_RECORD_COMPRESSED2) && !s->inflate.failed;
+}
+
 void pd_session_close(pd_session *s) {
+    inflate_free(&s->inflate);
     free(s->events);
     free(s->ids);
     pd_input_close(&s->input);
@@ -79,7 +197,7 @@ static int walk_cursor(pd_session *s, perfdata_cursor *c, const char *name, pd_r
     perfdata_status st;
     for (;;) {
         size_t before = s->file.nr_events;
-        st = perfdata_next_record(&s->file, c, &rec, &err);
+        st = next_record(s, &s->file, c, &rec, &err);
         if (st == PERFDATA_END) return 0;
         if (st == PERFDATA_ERR_NO_SPACE) { /* a pipe with more attrs than counted */
             fprintf(stderr, "perfdata: %s: more events than counted\n", s->path);
@@ -166,6 +284,8 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
     window = malloc(cap * sizeof *window);
     if (!window) { fprintf(stderr, "perfdata: out of memory\n"); return 1; }
     perfdata_ordered_init(&o, &c, window, cap);
+    o.source = next_record;
+    o.source_user = s;
     o.hold_end = s->input.nr_streams > 0;
     for (;;) {
         before = s->file.nr_events;
