@@ -11,6 +11,12 @@
 
 #define DA_MAX_EVENTS 64
 
+#if defined(__GNUC__) || defined(__clang__)
+#define DA_UNUSED __attribute__((unused)) /* not every includer calls every helper */
+#else
+#define DA_UNUSED
+#endif
+
 static uint64_t da_view(perfdata_view v) {
     uint64_t h = v.n;
     size_t i;
@@ -126,7 +132,7 @@ static uint64_t da_features(const perfdata_file *f) {
     return h;
 }
 
-static uint64_t decode_all(const unsigned char *data, size_t size, unsigned long *steps) {
+DA_UNUSED static uint64_t decode_all(const unsigned char *data, size_t size, unsigned long *steps) {
     static perfdata_event events[DA_MAX_EVENTS];
     static perfdata_id_entry ids[1024];
     perfdata_file f;

@@ -47,6 +47,8 @@ else
     skip "corpus mutation sweep" "$CORPUS not found"
 fi
 
+count "fuzz targets replay their corpora and tests/hostile (ASan+UBSan)" make -s fuzz-replay
+
 # 2. compile gates
 count "header compiles as C99/C11/C17, gcc and clang, -Wshadow" sh -c "for c in gcc clang; do for s in c99 c11 c17; do \$c -std=\$s -Wall -Wextra -Wpedantic -Wshadow -Werror -I. -c tests/compile_impl.c -o $B/impl.o || exit 1; done; done"
 count "header compiles as C++11 and C++20" sh -c "for s in c++11 c++20; do g++ -x c++ -std=\$s -Wall -Wextra -Wpedantic -Werror -I. -c tests/compile_impl.c -o $B/implxx.o || exit 1; clang++ -x c++ -std=\$s -Wall -Wextra -Wpedantic -Werror -I. -c tests/compile_impl.c -o $B/implxx.o || exit 1; done"

@@ -1,0 +1,30 @@
+#!/bin/sh
+# run_fuzz.sh SECONDS TARGET... - run by `make fuzz` from the repository root:
+# each build/fuzz/fuzz_TARGET for SECONDS with the dictionary, on a scratch
+# copy of fuzz/corpus/fuzz_TARGET (build/fuzz/work/TARGET) so the committed
+# seeds are not flooded. Prints the executions per target; exits 1 if any
+# target found a crash, leak, UB report or timeout (its reproducer is
+# build/fuzz/crash-TARGET-*, its log build/fuzz/TARGET.log).
+secs=$1
+shift
+bad=0
+for t in "$@"; do
+    work=build/fuzz/work/$t
+    rm -rf "$work"
+    mkdir -p "$work"
+    cp fuzz/corpus/fuzz_$t/* "$work"/ 2>/dev/null
+    log=build/fuzz/$t.log
+    printf 'fuzz_%s: %ss ... ' "$t" "$secs"
+    build/fuzz/fuzz_$t -dict=fuzz/perfdata.dict -max_len=65536 -max_total_time="$secs" -timeout=25 \
+        -print_final_stats=1 -artifact_prefix=build/fuzz/crash-$t- "$work" >"$log" 2>&1
+    rc=$?
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    if [ $rc -eq 0 ]; then
+        echo "ok, ${execs:-?} executions"
+    else
+        bad=1
+        echo "FAILED (exit $rc), ${execs:-?} executions; log: $log"
+        grep -E 'ERROR: |SUMMARY: |Test unit written|runtime error' "$log" | head -n 5 | sed 's/^/    /'
+    fi
+done
+exit $bad
