@@ -48,6 +48,7 @@ else
 fi
 
 count "fuzz targets replay their corpora and tests/hostile (ASan+UBSan)" make -s fuzz-replay
+count "zstd decoder = zstd -d, byte for byte (quick set; full: sh zstd/test_zstd.sh)" sh zstd/test_zstd.sh --quick
 
 # 2. compile gates
 count "header compiles as C99/C11/C17, gcc and clang, -Wshadow" sh -c "for c in gcc clang; do for s in c99 c11 c17; do \$c -std=\$s -Wall -Wextra -Wpedantic -Wshadow -Werror -I. -c tests/compile_impl.c -o $B/impl.o || exit 1; done; done"
