@@ -46,8 +46,11 @@ def record(path, mb, args):
     if os.path.exists(path) and os.path.getsize(path) > mb * (1 << 20) * 0.5:
         return
     os.makedirs(DATA, exist_ok=True)
-    # a busy machine for at most 120 s; --max-size usually ends it sooner
-    load = "for i in $(seq 4); do (while :; do gzip -c /usr/bin/* >/dev/null 2>&1; done) & done; sleep 120; kill 0"
+    # a busy machine for at most 120 s; --max-size usually ends it sooner.
+    # Each loop stops by itself at its deadline, so nothing outlives the run
+    # even when perf stops the shell early.
+    load = ("end=$(($(date +%s) + 120)); for i in 1 2 3 4; do "
+            "(while [ $(date +%s) -lt $end ]; do gzip -c /usr/bin/* >/dev/null 2>&1; done) & done; wait")
     cmd = ['perf', 'record', '-q', '-o', path, '--max-size=%dM' % mb] + args + ['--', 'sh', '-c', load]
     print('recording', path, '...', flush=True)
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=900)
