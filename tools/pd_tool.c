@@ -107,7 +107,7 @@ static struct pd_block *inflate_chunk(pd_session *s, perfdata_view in) {
     }
     b = calloc(1, sizeof *b);
     if (!b || !(b->data = malloc(z->left_n + n + 1))) { free(b); return NULL; }
-    memcpy(b->data, z->left, z->left_n);
+    if (z->left_n) memcpy(b->data, z->left, z->left_n); /* memcpy from NULL is undefined even for 0 bytes */
     memcpy(b->data + z->left_n, z->out, n);
     b->n = z->left_n + n;
     b->next = z->blocks;
