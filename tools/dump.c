@@ -514,11 +514,12 @@ int pd_cmd_dump(int argc, char **argv) {
     dump_ctx d;
     pd_session s;
     const char *path = NULL;
-    int i, rc, ordered = 0;
+    int i, rc, ordered = 0, no_decompress = 0;
     memset(&d, 0, sizeof d);
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--raw")) d.raw = 1;
         else if (!strcmp(argv[i], "--ordered")) ordered = 1;
+        else if (!strcmp(argv[i], "--no-decompress")) no_decompress = 1;
         else if (!strcmp(argv[i], "--header")) d.show_header = 1;
         else if (!strcmp(argv[i], "--type") && i + 1 < argc) { if (parse_types(&d, argv[++i])) return 2; }
         else if (!strncmp(argv[i], "--type=", 7)) { if (parse_types(&d, argv[i] + 7)) return 2; }
@@ -526,6 +527,7 @@ int pd_cmd_dump(int argc, char **argv) {
             printf("usage: perfdata dump [--raw] [--header] [--ordered] [--type T1,T2,...] FILE\n"
                    "  Prints every record in file order as `perf report -D` does.\n"
                    "  --ordered in the order perf delivers them (time order per round)\n"
+                   "  --no-decompress  show COMPRESSED records as they are, not their contents\n"
                    "  --raw     add the hex bytes of each record\n"
                    "  --header  print the file header and events first\n"
                    "  --type    only these record types (names like SAMPLE,MMAP2 or numbers)\n");
@@ -537,6 +539,7 @@ int pd_cmd_dump(int argc, char **argv) {
     if (pd_session_open(&s, path) != 0) return 1;
     d.s = &s;
     d.f = &s.file;
+    s.inflate.failed = no_decompress; /* the walk then yields the chunks themselves */
     d.arch = s.arch;
     if (d.show_header) pd_print_header(&s);
     rc = ordered ? pd_session_walk_ordered(&s, (pd_record_fn)dump_record, &d)
