@@ -4,7 +4,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN     = -std=c99 -Wall -Wextra -Wpedantic -Werror
 TOOLSRC  = tools/perfdata.c tools/pd_tool.c tools/dump.c tools/pd_file.c tools/info.c tools/bpf_info.c tools/report.c tools/collapse.c tools/stat.c tools/pd_state.c tools/pd_sym.c tools/pd_elf.c
-TOOLHDR  = zstd/pd_zstd.h perfdata.h tools/pd_tool.h tools/pd_file.h tools/pd_regs.h tools/pd_state.h tools/pd_sym.h tools/pd_elf.h
+TOOLHDR  = perfdata.h tools/pd_tool.h tools/pd_file.h tools/pd_regs.h tools/pd_state.h tools/pd_sym.h tools/pd_elf.h
 SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 .PHONY: all test demo asan clean
@@ -13,11 +13,11 @@ all: build/perfdata
 
 build/perfdata: $(TOOLSRC) $(TOOLHDR)
 	@mkdir -p build
-	$(CC) $(WARN) -D_GNU_SOURCE $(CFLAGS) -I. -Itools -Izstd $(TOOLSRC) -o $@
+	$(CC) $(WARN) -D_GNU_SOURCE $(CFLAGS) -I. -Itools $(TOOLSRC) -o $@
 
 build/asan/perfdata: $(TOOLSRC) $(TOOLHDR)
 	@mkdir -p build/asan
-	$(CC) $(WARN) -D_GNU_SOURCE -O1 -g $(SAN) -I. -Itools -Izstd $(TOOLSRC) -o $@
+	$(CC) $(WARN) -D_GNU_SOURCE -O1 -g $(SAN) -I. -Itools $(TOOLSRC) -o $@
 
 asan: build/asan/perfdata
 

@@ -142,7 +142,7 @@ extern "C" {
     X(ERR_UNKNOWN_ID, 7, "the record's id matches no event")
 
 typedef enum perfdata_status {
-#define PERFDATA__ENUM(name, value, text) PERFDATA_##name = value,
+#define PERFDATA__ENUM(name, value, text) PERFDATA_##name = (value),
     PERFDATA__STATUS_LIST(PERFDATA__ENUM)
 #undef PERFDATA__ENUM
     PERFDATA__STATUS_COUNT
@@ -1058,6 +1058,230 @@ PERFDATA_API perfdata_status perfdata_decode_feat_cln_size(perfdata_view sec, in
 
 PERFDATA_API const char *perfdata_feature_name(unsigned feature);
 
+/* ------------------------------------------------------- compressed data */
+/* `perf record -z` writes the data as COMPRESSED (or, since perf 6.16,
+   COMPRESSED2) records. One zstd stream runs through all of them, and a
+   record inside may begin in one chunk and end in the next. perfdata_inflate
+   walks a cursor and yields every record it meets; after a chunk record it
+   yields the records decompressed from it, in file order, as if they were
+   inline (their `offset` is the chunk's, as perf reports them), with records
+   that span two chunks put back together.
+
+   The decompressor is a callback, so any zstd library can be plugged in; the
+   header's own allocation-free decoder is perfdata_zstd_chunk() (define
+   PERFDATA_ZSTD, below). The output buffer is the caller's; how large it must
+   be comes from perfdata_inflate_measure().
+
+   A chunk that cannot be decompressed is returned with PERFDATA_ERR_MALFORMED
+   (the record is valid, iteration can go on). Broken records inside a chunk
+   end the chunk stream without an error status: `failed` and `error` say so.
+   Either way later chunks are yielded undecoded.
+
+   Lifetime: records from inside a chunk point into the buffer. By default the
+   buffer is reused for every chunk, so they stay valid until the next chunk
+   record is returned. With `keep` set each chunk's output is appended
+   instead, so every record stays valid (as perfdata_ordered needs, see
+   perfdata_inflate_source); when the rest of the buffer cannot take another
+   chunk, perfdata_inflate_next() fails with PERFDATA_ERR_NO_SPACE (err.needed
+   = bytes for a new buffer), nothing is lost, and after
+   perfdata_inflate_set_buffer() with a fresh buffer the same call can be made
+   again. */
+
+/* Continue the stream with one chunk's payload: decode all of `in` into out.
+   Return PERFDATA_OK with *out_size set, PERFDATA_ERR_NO_SPACE if out_cap is
+   too small, or PERFDATA_ERR_MALFORMED. */
+typedef perfdata_status (*perfdata_decompress_fn)(void *user, const unsigned char *in, size_t in_size,
+                                                  unsigned char *out, size_t out_cap, size_t *out_size);
+
+typedef struct perfdata_inflate_sizes {
+    int compressed;            /* the data has COMPRESSED or COMPRESSED2 records */
+    uint32_t mmap_len;         /* the COMPRESSED feature's: most bytes one chunk holds; 0 if absent */
+    uint64_t buffer;           /* bytes for perfdata_inflate's buffer: one chunk's output
+                                  plus the longest partial record (65535) */
+    perfdata_view first_chunk; /* payload of the first chunk (a zstd frame header: it
+                                  tells the decompressor's window size) */
+} perfdata_inflate_sizes;
+
+typedef struct perfdata_inflate {
+    perfdata_cursor *cursor;   /* where the chunks (and all other records) come from */
+    perfdata_cursor inner;     /* the records of the current chunk's output */
+    perfdata_decompress_fn decompress;
+    void *decompress_user;
+    unsigned char *buf;
+    size_t cap, used;          /* buf[0..used) holds output */
+    size_t carry;              /* the last `carry` bytes of it: a partial record */
+    size_t chunk_max;          /* keep mode: room asked for before each chunk */
+    perfdata_record chunk_rec; /* the chunk read last */
+    perfdata_view chunk;       /* its payload */
+    int pending, inner_active;
+    int keep;                  /* set by the caller: append output, never reuse it */
+    int failed;                /* a chunk could not be decompressed, or the records
+                                  inside it are broken: the stream cannot go on,
+                                  later chunks are yielded undecoded */
+    perfdata_error error;      /* why, when failed */
+    size_t lost;               /* bytes of a partial record left at the end */
+} perfdata_inflate;
+
+/* Whether the records of `c` (NULL: the file's data section or pipe
+   stream) are compressed, and the sizes the iterator and the decompressor
+   need. Reads a copy of the cursor up to the first chunk; changes neither
+   `f` nor `c`. */
+PERFDATA_API perfdata_status perfdata_inflate_measure(perfdata_file *f, const perfdata_cursor *c,
+                                                      perfdata_inflate_sizes *out, perfdata_error *err);
+/* `c`: a cursor from perfdata_cursor_init() (or _init_range()); `sizes`:
+   from perfdata_inflate_measure(); buf: at least sizes->buffer bytes (more
+   is fine: in keep mode it holds that many more chunks). */
+PERFDATA_API void perfdata_inflate_init(perfdata_inflate *z, perfdata_cursor *c, const perfdata_inflate_sizes *sizes,
+                                        void *buf, size_t cap, perfdata_decompress_fn decompress,
+                                        void *decompress_user);
+/* Like perfdata_next_record(), records inside chunks included. */
+PERFDATA_API perfdata_status perfdata_inflate_next(perfdata_file *f, perfdata_inflate *z, perfdata_record *rec,
+                                                   perfdata_error *err);
+/* keep mode: continue in a new buffer (the partial record is copied over;
+   the old buffer must live as long as records from it are used). */
+PERFDATA_API perfdata_status perfdata_inflate_set_buffer(perfdata_inflate *z, void *buf, size_t cap,
+                                                         perfdata_error *err);
+/* keep mode: 0 while the buffer can take another chunk, else the size of
+   the fresh buffer perfdata_inflate_set_buffer() needs (calling this first
+   avoids NO_SPACE, e.g. from inside perfdata_ordered_next()). */
+PERFDATA_API size_t perfdata_inflate_room_needed(const perfdata_inflate *z);
+/* Whether `rec` is a chunk whose records the iterator also yields (a dump
+   that prints both would show them twice). */
+PERFDATA_API int perfdata_inflate_expands(const perfdata_inflate *z, const perfdata_record *rec);
+/* A perfdata_ordered source (o->source = perfdata_inflate_source,
+   o->source_user = z): records in time order, chunks included. Needs `keep`
+   and perfdata_inflate_room_needed() checked before each
+   perfdata_ordered_next(). */
+PERFDATA_API perfdata_status perfdata_inflate_source(void *z, perfdata_file *f, perfdata_cursor *c,
+                                                     perfdata_record *rec, perfdata_error *err);
+
+/* ------------------------------------------------------------------- zstd */
+/* An allocation-free zstd decoder (RFC 8878; frames without dictionaries),
+   compiled only when PERFDATA_ZSTD is defined before every include.
+   No libc, every read bounds-checked, hostile frames give an error.
+
+   For perf.data: a perfdata_zstd_dctx (about 280 KiB, put it anywhere) with
+   a window of perfdata_zstd_window_buffer_size() bytes of the first chunk,
+   then perfdata_zstd_chunk as perfdata_inflate's decompressor:
+
+       perfdata_inflate_measure(&f, NULL, &sizes, &err);
+       perfdata_zstd_window_buffer_size(sizes.first_chunk.p, sizes.first_chunk.n, &win_size);
+       perfdata_zstd_dctx_init(&dctx, window, win_size, 0);
+       perfdata_inflate_init(&z, &cursor, &sizes, out, sizes.buffer, perfdata_zstd_chunk, &dctx);
+
+   Standalone use: perfdata_zstd_decompress() decodes a whole buffer (any
+   number of zstd and skippable frames) in one call, with a workspace of
+   PERFDATA_ZSTD_WORKSPACE_SIZE bytes; perfdata_zstd_decompress_stream()
+   takes input in pieces of any size, later blocks referring to data decoded
+   by earlier calls within the frame's window. */
+#ifdef PERFDATA_ZSTD
+
+#define PERFDATA_ZSTD_BLOCK_SIZE_MAX 131072u
+/* Largest Window_Size accepted (frames asking for more are rejected). */
+#define PERFDATA_ZSTD_WINDOW_SIZE_MAX ((uint64_t)1 << 31)
+#define PERFDATA_ZSTD_CONTENT_SIZE_UNKNOWN (~(uint64_t)0)
+
+/* flags for perfdata_zstd_dctx_init / perfdata_zstd_decompress_flags */
+#define PERFDATA_ZSTD_F_SKIP_CHECKSUM 1u /* do not compute/verify XXH64 content checksums */
+
+enum {
+    /* statuses (>= 0) of perfdata_zstd_decompress_stream */
+    PERFDATA_ZSTD_OK = 0,          /* all input consumed, all output delivered, at a frame boundary */
+    PERFDATA_ZSTD_NEED_INPUT = 1,  /* all input consumed (possibly staged), frame not finished */
+    PERFDATA_ZSTD_OUTPUT_FULL = 2, /* out is full; call again with more room (input may remain) */
+    /* errors (< 0); sticky on a streaming context */
+    PERFDATA_ZSTD_E_PARAM = -1,
+    PERFDATA_ZSTD_E_BAD_MAGIC = -2,
+    PERFDATA_ZSTD_E_HEADER = -3,
+    PERFDATA_ZSTD_E_DICTIONARY = -4,
+    PERFDATA_ZSTD_E_WINDOW_TOO_LARGE = -5, /* above PERFDATA_ZSTD_WINDOW_SIZE_MAX or the window buffer */
+    PERFDATA_ZSTD_E_BLOCK = -6,
+    PERFDATA_ZSTD_E_LITERALS = -7,
+    PERFDATA_ZSTD_E_HUFFMAN = -8,
+    PERFDATA_ZSTD_E_FSE = -9,
+    PERFDATA_ZSTD_E_SEQUENCES = -10,
+    PERFDATA_ZSTD_E_OFFSET = -11,
+    PERFDATA_ZSTD_E_DST_TOO_SMALL = -12,
+    PERFDATA_ZSTD_E_CHECKSUM = -13,
+    PERFDATA_ZSTD_E_TRUNCATED = -14,
+    PERFDATA_ZSTD_E_CONTENT_SIZE = -15,
+    PERFDATA_ZSTD_E_WORKSPACE = -16
+};
+
+typedef struct perfdata_zstd_frame_info {
+    uint64_t content_size; /* PERFDATA_ZSTD_CONTENT_SIZE_UNKNOWN if absent; skippable: payload size */
+    uint64_t window_size;
+    uint32_t dict_id;
+    uint32_t header_size; /* bytes incl. magic */
+    int single_segment;
+    int has_checksum;
+    int skippable;
+} perfdata_zstd_frame_info;
+
+/* internal table types (public only so the context has a fixed size) */
+typedef struct { uint16_t next; uint8_t nbits; uint8_t xbits; uint32_t base; } perfdata_zstd__seq_entry;
+typedef struct { uint8_t sym; uint8_t nbits; } perfdata_zstd__huf_entry;
+typedef struct { uint64_t v[4]; uint64_t total; uint8_t mem[32]; uint32_t memsize; } perfdata_zstd__xxh64;
+
+typedef struct perfdata_zstd_dctx {
+    int error;     /* sticky error (< 0) or 0 */
+    unsigned flags;
+    int state;
+    int has_checksum;
+    uint64_t window_size, content_size, decoded;
+    uint32_t block_max;
+    uint32_t rep[3];
+    int huf_ok, ll_ok, of_ok, ml_ok;
+    unsigned huf_log, ll_log, of_log, ml_log;
+    perfdata_zstd__xxh64 xxh;
+    /* streaming */
+    uint8_t *win;
+    size_t win_cap, win_pos, win_lo, flush_pos, flush_end;
+    uint64_t skip_left;
+    size_t stage_len;
+    perfdata_zstd__seq_entry ll[512], of[256], ml[512];
+    perfdata_zstd__huf_entry huf[2048];
+    uint8_t lit[PERFDATA_ZSTD_BLOCK_SIZE_MAX + 32];
+    uint8_t stage[PERFDATA_ZSTD_BLOCK_SIZE_MAX + 32];
+} perfdata_zstd_dctx;
+
+#define PERFDATA_ZSTD_WORKSPACE_SIZE (sizeof(perfdata_zstd_dctx) + 16)
+
+/* Parse the header of the frame starting at src. Returns PERFDATA_ZSTD_OK,
+ * PERFDATA_ZSTD_NEED_INPUT if src_size is too short, or an error. */
+PERFDATA_API int perfdata_zstd_get_frame_info(const void *src, size_t src_size, perfdata_zstd_frame_info *info);
+
+/* Minimum window buffer size the streaming decoder needs for the frame
+ * starting at src: Window_Size + min(Window_Size, 128 KiB); 0 for a skippable
+ * frame. Any larger buffer works too: when the free space after the decode
+ * position drops below one block, the last Window_Size bytes are moved to the
+ * front, so with the minimum size that move happens for every block; with
+ * 2 * Window_Size + 128 KiB it happens once per Window_Size of output. */
+PERFDATA_API int perfdata_zstd_window_buffer_size(const void *src, size_t src_size, size_t *needed);
+
+/* Streaming. window may be reused across frames; a frame whose window does not
+ * fit in window_cap fails with PERFDATA_ZSTD_E_WINDOW_TOO_LARGE. */
+PERFDATA_API void perfdata_zstd_dctx_init(perfdata_zstd_dctx *ctx, void *window, size_t window_cap, unsigned flags);
+PERFDATA_API int perfdata_zstd_decompress_stream(perfdata_zstd_dctx *ctx, const void *in, size_t in_size, size_t *in_consumed,
+                              void *out, size_t out_cap, size_t *out_written);
+
+/* One shot: returns decompressed size (>= 0) or an error (< 0). */
+PERFDATA_API int64_t perfdata_zstd_decompress(void *dst, size_t dst_cap, const void *src, size_t src_size,
+                           void *workspace, size_t ws_size);
+PERFDATA_API int64_t perfdata_zstd_decompress_flags(void *dst, size_t dst_cap, const void *src, size_t src_size,
+                                 void *workspace, size_t ws_size, unsigned flags);
+
+/* XXH64 (seed 0) of a buffer, exposed for tests. */
+PERFDATA_API uint64_t perfdata_zstd_xxh64(const void *data, size_t size);
+
+PERFDATA_API const char *perfdata_zstd_error_name(int code);
+
+/* perfdata_decompress_fn for perfdata_inflate; user is a perfdata_zstd_dctx
+   initialised with a large enough window. */
+PERFDATA_API perfdata_status perfdata_zstd_chunk(void *dctx, const unsigned char *in, size_t in_size,
+                                                 unsigned char *out, size_t out_cap, size_t *out_size);
+#endif /* PERFDATA_ZSTD */
+
 #ifdef __cplusplus
 }
 #endif
@@ -1811,11 +2035,16 @@ PERFDATA_DEF void perfdata_cursor_init_range(perfdata_cursor *c, const void *byt
     c->error.message = "";
 }
 
-PERFDATA_DEF void perfdata_cursor_init(perfdata_file *f, perfdata_cursor *c) {
+/* A cursor over the data section that registers nothing. */
+PERFDATA__PRIVATE void perfdata__cursor_data(const perfdata_file *f, perfdata_cursor *c) {
     uint64_t off = f->data.offset, n = f->data.size;
     if (f->flags & PERFDATA_FILE_DATA_SIZE_ZERO) n = 0;
     if (!perfdata__fits(f->buffer.n, off, n)) { off = 0; n = 0; }
     perfdata_cursor_init_range(c, f->buffer.p + off, (size_t)n, off, (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
+}
+
+PERFDATA_DEF void perfdata_cursor_init(perfdata_file *f, perfdata_cursor *c) {
+    perfdata__cursor_data(f, c);
     c->update_events = 1;
     if (f->flags & PERFDATA_FILE_PIPE) {
         /* Pipe attrs live only in the stream: a new pass starts afresh. */
@@ -1858,6 +2087,7 @@ PERFDATA_DEF perfdata_status perfdata_next_record(perfdata_file *f, perfdata_cur
     const unsigned char *p;
     uint64_t extra = 0, off;
     perfdata_status st;
+    rec->type = 0; /* no record: never a stale type after END or an error */
     if (c->stopped != PERFDATA_OK) {
         if (err) *err = c->error;
         return c->stopped;
@@ -3069,7 +3299,8 @@ PERFDATA__PRIVATE void perfdata__e_pmu_caps(perfdata__rd *r, void *o) {
     e->pmu_name = perfdata__rd_pstring(r);
 }
 
-#define PERFDATA__NEXT(fn, type, entry)                                                     \
+/* `type` names a type, which cannot be parenthesized. */
+#define PERFDATA__NEXT(fn, type, entry) /* NOLINTNEXTLINE(bugprone-macro-parentheses) */ \
     PERFDATA_DEF int fn(const perfdata_feat_list *l, size_t *state, type *e) {              \
         return perfdata__list_next(l, state, entry, e);                                     \
     }
@@ -3515,6 +3746,1218 @@ PERFDATA_DEF const char *perfdata_event_name(const perfdata_file *f, size_t even
 
 #undef PERFDATA__BEGIN
 #undef PERFDATA__END
+
+
+/* ------------------------------------------------------- compressed data */
+
+PERFDATA__PRIVATE int perfdata__is_chunk(const perfdata_record *rec) {
+    return rec->type == PERFDATA_RECORD_COMPRESSED || rec->type == PERFDATA_RECORD_COMPRESSED2;
+}
+
+/* Forward byte copy; safe for overlapping ranges with dst < src. */
+PERFDATA__PRIVATE void perfdata__move_down(unsigned char *dst, const unsigned char *src, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) dst[i] = src[i];
+}
+
+PERFDATA_DEF perfdata_status perfdata_inflate_measure(perfdata_file *f, const perfdata_cursor *from,
+                                                      perfdata_inflate_sizes *out, perfdata_error *err) {
+    perfdata_cursor c;
+    perfdata_record rec;
+    perfdata_view sec;
+    perfdata_feat_compressed feat;
+    int big = (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
+    out->compressed = 0;
+    out->mmap_len = 0;
+    out->first_chunk.p = f->buffer.p; out->first_chunk.n = 0; out->first_chunk.offset = 0;
+    if (!(f->flags & PERFDATA_FILE_PIPE) && perfdata_has_feature(f, PERFDATA_FEAT_COMPRESSED) &&
+        perfdata_feature_section(f, PERFDATA_FEAT_COMPRESSED, &sec, 0) == PERFDATA_OK &&
+        perfdata_decode_feat_compressed(sec, big, &feat, 0) == PERFDATA_OK)
+        out->mmap_len = feat.mmap_len;
+    /* A copy that registers nothing, so `f` is left as it is. A pipe's
+       features come as HEADER_FEATURE records before the data. */
+    if (from) c = *from;
+    else perfdata__cursor_data(f, &c);
+    c.register_attrs = c.update_events = 0;
+    while (perfdata_next_record(f, &c, &rec, 0) == PERFDATA_OK || c.stopped == PERFDATA_OK) {
+        perfdata_header_feature hf;
+        perfdata_compressed cz;
+        if (rec.type == PERFDATA_RECORD_HEADER_FEATURE && !out->mmap_len &&
+            perfdata_decode_header_feature(f, &rec, &hf, 0) == PERFDATA_OK && hf.feat_id == PERFDATA_FEAT_COMPRESSED &&
+            perfdata_decode_feat_compressed(hf.data, big, &feat, 0) == PERFDATA_OK)
+            out->mmap_len = feat.mmap_len;
+        if (perfdata__is_chunk(&rec)) {
+            out->compressed = 1;
+            if (perfdata_decode_compressed(f, &rec, &cz, 0) == PERFDATA_OK) out->first_chunk = cz.data;
+            break;
+        }
+    }
+    /* Without the feature, perf's default mmap size of 512 KiB (-m 128 pages
+       of 4 KiB) is the best guess. */
+    out->buffer = (uint64_t)(out->mmap_len ? out->mmap_len : 512u * 1024u) + 65535u;
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF void perfdata_inflate_init(perfdata_inflate *z, perfdata_cursor *c, const perfdata_inflate_sizes *sizes,
+                                        void *buf, size_t cap, perfdata_decompress_fn decompress,
+                                        void *decompress_user) {
+    perfdata_cursor_init_range(&z->inner, 0, 0, 0, 0);
+    z->cursor = c;
+    z->decompress = decompress;
+    z->decompress_user = decompress_user;
+    z->buf = (unsigned char *)buf;
+    z->cap = buf ? cap : 0;
+    z->used = z->carry = 0;
+    z->chunk_max = sizes->buffer < (uint64_t)(size_t)-1 ? (size_t)sizes->buffer : (size_t)-1;
+    z->chunk.p = 0; z->chunk.n = 0; z->chunk.offset = 0;
+    z->chunk_rec.type = 0;
+    z->chunk_rec.offset = 0;
+    perfdata__fail(&z->error, PERFDATA_OK, 0, 0, 0);
+    z->pending = z->inner_active = 0;
+    z->keep = 0;
+    z->failed = !decompress;
+    z->lost = 0;
+}
+
+PERFDATA_DEF perfdata_status perfdata_inflate_set_buffer(perfdata_inflate *z, void *buf, size_t cap,
+                                                         perfdata_error *err) {
+    unsigned char *b = (unsigned char *)buf;
+    if (!b || cap < z->carry)
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("new buffer smaller than the partial record"));
+    perfdata__move_down(b, z->buf + z->used - z->carry, z->carry); /* separate buffers: any copy works */
+    z->buf = b;
+    z->cap = cap;
+    z->used = z->carry;
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF size_t perfdata_inflate_room_needed(const perfdata_inflate *z) {
+    return z->cap - z->used < z->chunk_max ? z->carry + z->chunk_max : 0;
+}
+
+PERFDATA_DEF int perfdata_inflate_expands(const perfdata_inflate *z, const perfdata_record *rec) {
+    return perfdata__is_chunk(rec) && !z->failed;
+}
+
+/* Decompresses the chunk just read behind the partial record the last one
+   left, and points the inner cursor at the whole. */
+PERFDATA__PRIVATE perfdata_status perfdata__inflate_chunk(perfdata_inflate *z, perfdata_error *err) {
+    size_t start, out_size = 0;
+    perfdata_status st;
+    if (!z->keep) { /* reuse: the partial record moves to the front */
+        perfdata__move_down(z->buf, z->buf + z->used - z->carry, z->carry);
+        z->used = z->carry;
+    } else if (perfdata_inflate_room_needed(z)) {
+        st = perfdata__fail(err, PERFDATA_ERR_NO_SPACE, z->chunk_rec.offset, z->chunk_rec.type,
+                            PERFDATA__MSG("no room for the next chunk: perfdata_inflate_set_buffer"));
+        if (err) err->needed = perfdata_inflate_room_needed(z);
+        return st; /* still pending: retried after set_buffer */
+    }
+    z->pending = 0;
+    start = z->used - z->carry;
+    st = z->decompress(z->decompress_user, z->chunk.p, z->chunk.n, z->buf + z->used, z->cap - z->used, &out_size);
+    if (st != PERFDATA_OK || out_size > z->cap - z->used) {
+        z->failed = 1;
+        z->carry = 0;
+        st = perfdata__fail(&z->error, PERFDATA_ERR_MALFORMED, z->chunk_rec.offset, z->chunk_rec.type,
+                            st == PERFDATA_ERR_NO_SPACE ? PERFDATA__MSG("a chunk decompresses to more than the buffer holds")
+                                                        : PERFDATA__MSG("could not decompress the chunk"));
+        if (err) *err = z->error;
+        return st;
+    }
+    z->used += out_size;
+    z->carry = 0;
+    perfdata_cursor_init_range(&z->inner, z->buf + start, z->used - start, z->chunk_rec.offset, z->cursor->big_endian);
+    z->inner.register_attrs = z->cursor->register_attrs;
+    z->inner.update_events = z->cursor->update_events;
+    z->inner_active = 1;
+    return PERFDATA_OK;
+}
+
+/* The next record of the current chunk's output; 0 when there is none. */
+PERFDATA__PRIVATE int perfdata__inflate_inner(perfdata_file *f, perfdata_inflate *z, perfdata_record *rec,
+                                              perfdata_status *st, perfdata_error *err) {
+    if (!z->inner_active) return 0;
+    *st = perfdata_next_record(f, &z->inner, rec, err);
+    if (*st == PERFDATA_OK || z->inner.stopped == PERFDATA_OK) { /* a record, maybe with a body error */
+        rec->offset = z->chunk_rec.offset;
+        return 1;
+    }
+    z->inner_active = 0;
+    if (*st == PERFDATA_ERR_TRUNCATED && z->inner.pos < z->inner.range.n) {
+        z->carry = z->inner.range.n - z->inner.pos; /* completed by the next chunk */
+    } else if (*st != PERFDATA_END) { /* broken framing: the stream cannot go on */
+        z->failed = 1;
+        z->carry = 0;
+        z->error = z->inner.error;
+        z->error.offset = z->chunk_rec.offset;
+    }
+    return 0;
+}
+
+PERFDATA_DEF perfdata_status perfdata_inflate_next(perfdata_file *f, perfdata_inflate *z, perfdata_record *rec,
+                                                   perfdata_error *err) {
+    perfdata_status st;
+    perfdata_compressed cz;
+    if (!z->pending) { /* else retried after NO_SPACE and set_buffer */
+        if (perfdata__inflate_inner(f, z, rec, &st, err)) return st;
+        st = perfdata_next_record(f, z->cursor, rec, err);
+        if (st == PERFDATA_END) z->lost = z->carry;
+        if (st != PERFDATA_OK || !perfdata__is_chunk(rec) || z->failed) return st;
+        z->chunk_rec = *rec;
+        st = perfdata_decode_compressed(f, rec, &cz, &z->error);
+        if (st != PERFDATA_OK) {
+            z->failed = 1;
+            if (err) *err = z->error;
+            return st;
+        }
+        z->chunk = cz.data;
+        z->pending = 1;
+    }
+    st = perfdata__inflate_chunk(z, err);
+    if (st == PERFDATA_ERR_NO_SPACE) return st;
+    *rec = z->chunk_rec; /* the chunk itself first, at the next call what is inside */
+    if (st == PERFDATA_OK) return perfdata__ok(err);
+    return st;
+}
+
+PERFDATA_DEF perfdata_status perfdata_inflate_source(void *user, perfdata_file *f, perfdata_cursor *c,
+                                                     perfdata_record *rec, perfdata_error *err) {
+    perfdata_inflate *z = (perfdata_inflate *)user;
+    z->cursor = c; /* follows o->cursor when the caller swaps it */
+    return perfdata_inflate_next(f, z, rec, err);
+}
+
+/* ------------------------------------------------------------------- zstd */
+#ifdef PERFDATA_ZSTD
+#if defined(__GNUC__) || defined(__clang__)
+#define PERFDATA__Z_INLINE static inline __attribute__((always_inline))
+#else
+#define PERFDATA__Z_INLINE static inline
+#endif
+
+static uint32_t perfdata__z_le16(const uint8_t *p) { return (uint32_t)p[0] | ((uint32_t)p[1] << 8); }
+static uint32_t perfdata__z_le24(const uint8_t *p) { return perfdata__z_le16(p) | ((uint32_t)p[2] << 16); }
+static uint32_t perfdata__z_le32(const uint8_t *p) { return perfdata__z_le24(p) | ((uint32_t)p[3] << 24); }
+PERFDATA__Z_INLINE uint64_t perfdata__z_le64(const uint8_t *p) {
+    return (uint64_t)p[0] | ((uint64_t)p[1] << 8) | ((uint64_t)p[2] << 16) | ((uint64_t)p[3] << 24) |
+           ((uint64_t)p[4] << 32) | ((uint64_t)p[5] << 40) | ((uint64_t)p[6] << 48) | ((uint64_t)p[7] << 56);
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+static unsigned perfdata__z_highbit(uint32_t v) { return 31u - (unsigned)__builtin_clz(v); } /* v > 0 */
+#else
+static unsigned perfdata__z_highbit(uint32_t v) { unsigned r = 0; while (v >>= 1) r++; return r; }
+#endif
+
+PERFDATA__Z_INLINE void perfdata__z_copy16(uint8_t *d, const uint8_t *s) {
+    uint8_t t[16];
+    unsigned k;
+    for (k = 0; k < 16; k++) t[k] = s[k];
+    for (k = 0; k < 16; k++) d[k] = t[k];
+}
+
+/* Forward copy; also correct for overlapping buffers when d < s (memmove-forward). */
+static void perfdata__z_copy(uint8_t *d, const uint8_t *s, size_t n) {
+    while (n >= 16) { perfdata__z_copy16(d, s); d += 16; s += 16; n -= 16; }
+    while (n) { *d++ = *s++; n--; }
+}
+
+/* Copies n rounded up to a multiple of 16: caller guarantees the slack on both sides,
+ * and that s + 16 <= d or the regions do not overlap. */
+PERFDATA__Z_INLINE void perfdata__z_wildcopy(uint8_t *d, const uint8_t *s, size_t n) {
+    do { perfdata__z_copy16(d, s); d += 16; s += 16; } while (n > 16 && (n -= 16));
+}
+
+static void perfdata__z_fill(uint8_t *d, uint8_t v, size_t n) { while (n) { *d++ = v; n--; } }
+
+/* Copy a match of n bytes at distance off (off <= bytes available behind d). */
+static void perfdata__z_match(uint8_t *d, size_t off, size_t n) {
+    if (off < 8) {
+        size_t k;
+        const uint8_t *sp = d - off;
+        if (n <= 16) { for (k = 0; k < n; k++) d[k] = sp[k]; return; }
+        for (k = 0; k < 16; k++) d[k] = sp[k];
+        d += 16; n -= 16;
+        off = off * ((8 + off - 1) / off); /* same period, now >= 8 and <= 14 < 16 */
+    }
+    while (n >= 8) { /* chunks of 8 never overlap since off >= 8 */
+        uint8_t t[8];
+        const uint8_t *sp = d - off;
+        unsigned k;
+        for (k = 0; k < 8; k++) t[k] = sp[k];
+        for (k = 0; k < 8; k++) d[k] = t[k];
+        d += 8; n -= 8;
+    }
+    while (n) { *d = *(d - off); d++; n--; }
+}
+
+/* ---------------------------------------------------------------- XXH64 */
+#define PERFDATA__Z_P1 0x9E3779B185EBCA87ULL
+#define PERFDATA__Z_P2 0xC2B2AE3D27D4EB4FULL
+#define PERFDATA__Z_P3 0x165667B19E3779F9ULL
+#define PERFDATA__Z_P4 0x85EBCA77C2B2AE63ULL
+#define PERFDATA__Z_P5 0x27D4EB2F165667C5ULL
+
+PERFDATA__Z_INLINE uint64_t perfdata__z_rotl(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
+PERFDATA__Z_INLINE uint64_t perfdata__z_xround(uint64_t acc, uint64_t in) { acc += in * PERFDATA__Z_P2; acc = perfdata__z_rotl(acc, 31); return acc * PERFDATA__Z_P1; }
+static uint64_t perfdata__z_xmerge(uint64_t acc, uint64_t v) { acc ^= perfdata__z_xround(0, v); return acc * PERFDATA__Z_P1 + PERFDATA__Z_P4; }
+
+static void perfdata__z_xxh_init(perfdata_zstd__xxh64 *s) {
+    s->v[0] = PERFDATA__Z_P1 + PERFDATA__Z_P2; s->v[1] = PERFDATA__Z_P2; s->v[2] = 0; s->v[3] = 0 - PERFDATA__Z_P1;
+    s->total = 0; s->memsize = 0;
+}
+
+static void perfdata__z_xxh_update(perfdata_zstd__xxh64 *s, const uint8_t *p, size_t n) {
+    uint64_t v0, v1, v2, v3;
+    s->total += n;
+    if (n < 32 - (size_t)s->memsize) { perfdata__z_copy(s->mem + s->memsize, p, n); s->memsize += (uint32_t)n; return; }
+    v0 = s->v[0]; v1 = s->v[1]; v2 = s->v[2]; v3 = s->v[3];
+    if (s->memsize) {
+        size_t k = 32 - s->memsize;
+        perfdata__z_copy(s->mem + s->memsize, p, k);
+        p += k; n -= k;
+        v0 = perfdata__z_xround(v0, perfdata__z_le64(s->mem)); v1 = perfdata__z_xround(v1, perfdata__z_le64(s->mem + 8));
+        v2 = perfdata__z_xround(v2, perfdata__z_le64(s->mem + 16)); v3 = perfdata__z_xround(v3, perfdata__z_le64(s->mem + 24));
+        s->memsize = 0;
+    }
+    while (n >= 32) {
+        v0 = perfdata__z_xround(v0, perfdata__z_le64(p)); v1 = perfdata__z_xround(v1, perfdata__z_le64(p + 8));
+        v2 = perfdata__z_xround(v2, perfdata__z_le64(p + 16)); v3 = perfdata__z_xround(v3, perfdata__z_le64(p + 24));
+        p += 32; n -= 32;
+    }
+    s->v[0] = v0; s->v[1] = v1; s->v[2] = v2; s->v[3] = v3;
+    perfdata__z_copy(s->mem, p, n); s->memsize = (uint32_t)n;
+}
+
+static uint64_t perfdata__z_xxh_digest(const perfdata_zstd__xxh64 *s) {
+    uint64_t h;
+    const uint8_t *p = s->mem;
+    size_t n = s->memsize;
+    if (s->total >= 32) {
+        h = perfdata__z_rotl(s->v[0], 1) + perfdata__z_rotl(s->v[1], 7) + perfdata__z_rotl(s->v[2], 12) + perfdata__z_rotl(s->v[3], 18);
+        h = perfdata__z_xmerge(h, s->v[0]); h = perfdata__z_xmerge(h, s->v[1]); h = perfdata__z_xmerge(h, s->v[2]); h = perfdata__z_xmerge(h, s->v[3]);
+    } else {
+        h = s->v[2] + PERFDATA__Z_P5;
+    }
+    h += s->total;
+    while (n >= 8) { h ^= perfdata__z_xround(0, perfdata__z_le64(p)); h = perfdata__z_rotl(h, 27) * PERFDATA__Z_P1 + PERFDATA__Z_P4; p += 8; n -= 8; }
+    if (n >= 4) { h ^= (uint64_t)perfdata__z_le32(p) * PERFDATA__Z_P1; h = perfdata__z_rotl(h, 23) * PERFDATA__Z_P2 + PERFDATA__Z_P3; p += 4; n -= 4; }
+    while (n) { h ^= (uint64_t)*p * PERFDATA__Z_P5; h = perfdata__z_rotl(h, 11) * PERFDATA__Z_P1; p++; n--; }
+    h ^= h >> 33; h *= PERFDATA__Z_P2; h ^= h >> 29; h *= PERFDATA__Z_P3; h ^= h >> 32;
+    return h;
+}
+
+PERFDATA_DEF uint64_t perfdata_zstd_xxh64(const void *data, size_t size) {
+    perfdata_zstd__xxh64 s;
+    perfdata__z_xxh_init(&s);
+    perfdata__z_xxh_update(&s, (const uint8_t *)data, size);
+    return perfdata__z_xxh_digest(&s);
+}
+
+/* ------------------------------------------------- backward bit reader */
+typedef struct { uint64_t c; unsigned used; const uint8_t *start, *p; } perfdata__z_br;
+
+static int perfdata__z_br_init(perfdata__z_br *b, const uint8_t *src, size_t n) {
+    uint8_t last;
+    if (n == 0) return -1;
+    last = src[n - 1];
+    if (last == 0) return -1;
+    b->start = src;
+    if (n >= 8) {
+        b->p = src + (n - 8);
+        b->c = perfdata__z_le64(b->p);
+        b->used = 8 - perfdata__z_highbit(last);
+    } else {
+        size_t i;
+        b->p = src;
+        b->c = 0;
+        for (i = 0; i < n; i++) b->c |= (uint64_t)src[i] << (8 * i);
+        b->used = 8 - perfdata__z_highbit(last) + (unsigned)(8 - n) * 8;
+    }
+    return 0;
+}
+
+PERFDATA__Z_INLINE uint64_t perfdata__z_br_look(const perfdata__z_br *b, unsigned n) { return ((b->c << (b->used & 63)) >> 1) >> (63 - n); }
+PERFDATA__Z_INLINE uint32_t perfdata__z_br_read(perfdata__z_br *b, unsigned n) { uint32_t v = (uint32_t)perfdata__z_br_look(b, n); b->used += n; return v; }
+/* 0: refilled (>= 57 bits available), 1: at/near the start, 2: overflow */
+PERFDATA__Z_INLINE int perfdata__z_br_reload(perfdata__z_br *b) {
+    if (b->used > 64) return 2;
+    if ((size_t)(b->p - b->start) >= 8) {
+        b->p -= b->used >> 3;
+        b->used &= 7;
+        b->c = perfdata__z_le64(b->p);
+        return 0;
+    }
+    if (b->p == b->start) return 1;
+    {
+        size_t nb = b->used >> 3, avail = (size_t)(b->p - b->start);
+        if (nb > avail) nb = avail;
+        b->p -= nb;
+        b->used -= (unsigned)nb * 8;
+        b->c = perfdata__z_le64(b->p);
+    }
+    return 1;
+}
+static int perfdata__z_br_done(const perfdata__z_br *b) { return b->p == b->start && b->used == 64; }
+
+/* ------------------------------------------------------------------ FSE */
+typedef struct { uint16_t base; uint8_t sym; uint8_t nb; } perfdata__z_fse;
+
+static uint32_t perfdata__z_fwd_peek(const uint8_t *s, size_t n, size_t bitpos) {
+    uint32_t v = 0;
+    size_t i = bitpos >> 3;
+    unsigned k;
+    for (k = 0; k < 4; k++)
+        if (i < n && n - i > k) v |= (uint32_t)s[i + k] << (8 * k);
+    return v >> (bitpos & 7);
+}
+
+/* Reads an FSE table description. Returns bytes used, 0 on error. */
+static size_t perfdata__z_read_ncount(int16_t *norm, unsigned maxsym, unsigned maxlog, unsigned *log_out,
+                              const uint8_t *s, size_t n) {
+    size_t bp = 4, nbits_total;
+    int remaining, threshold, prev0 = 0;
+    unsigned nbits, sym = 0, log;
+    if (n == 0) return 0;
+    nbits_total = n * 8;
+    log = (perfdata__z_fwd_peek(s, n, 0) & 15) + 5;
+    if (log > maxlog) return 0;
+    remaining = (1 << log) + 1;
+    threshold = 1 << log;
+    nbits = log + 1;
+    while (remaining > 1) {
+        if (bp > nbits_total) return 0;
+        if (prev0) {
+            for (;;) {
+                unsigned r = perfdata__z_fwd_peek(s, n, bp) & 3, i;
+                bp += 2;
+                if (r > maxsym + 1 - sym) return 0;
+                for (i = 0; i < r; i++) norm[sym++] = 0;
+                if (r != 3) break;
+                if (bp > nbits_total) return 0;
+            }
+        }
+        if (sym > maxsym) return 0;
+        {
+            int max = 2 * threshold - 1 - remaining, count;
+            uint32_t v = perfdata__z_fwd_peek(s, n, bp);
+            if ((int)(v & (uint32_t)(threshold - 1)) < max) {
+                count = (int)(v & (uint32_t)(threshold - 1));
+                bp += nbits - 1;
+            } else {
+                count = (int)(v & (uint32_t)(2 * threshold - 1));
+                if (count >= threshold) count -= max;
+                bp += nbits;
+            }
+            count--;
+            remaining -= count < 0 ? -count : count;
+            norm[sym++] = (int16_t)count;
+            prev0 = count == 0;
+            while (remaining < threshold && threshold > 1) { nbits--; threshold >>= 1; }
+        }
+    }
+    if (remaining != 1 || bp > nbits_total) return 0;
+    for (; sym <= maxsym; sym++) norm[sym] = 0;
+    *log_out = log;
+    return (bp + 7) >> 3;
+}
+
+static int perfdata__z_fse_build(perfdata__z_fse *t, const int16_t *norm, unsigned maxsym, unsigned log) {
+    uint32_t size = 1u << log, mask = size - 1, step = (size >> 1) + (size >> 3) + 3, pos = 0, u;
+    int hi = (int)size - 1, i;
+    unsigned s;
+    uint16_t next[256];
+    for (s = 0; s <= maxsym; s++) {
+        if (norm[s] == -1) {
+            if (hi < 0) return -1;
+            t[hi--].sym = (uint8_t)s;
+            next[s] = 1;
+        } else if (norm[s] < -1) {
+            return -1;
+        } else {
+            next[s] = (uint16_t)norm[s];
+        }
+    }
+    for (s = 0; s <= maxsym; s++) {
+        for (i = 0; i < norm[s]; i++) {
+            if (hi < 0) return -1;
+            t[pos].sym = (uint8_t)s;
+            do pos = (pos + step) & mask; while ((int)pos > hi);
+        }
+    }
+    if (pos != 0) return -1;
+    for (u = 0; u < size; u++) {
+        uint32_t x = next[t[u].sym]++;
+        unsigned nb;
+        if (x == 0) return -1;
+        nb = log - perfdata__z_highbit(x);
+        t[u].nb = (uint8_t)nb;
+        t[u].base = (uint16_t)((x << nb) - size);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------- sequence tables */
+static const uint32_t perfdata__z_ll_base[36] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 24, 28, 32, 40,
+                                         48, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536};
+static const uint8_t perfdata__z_ll_bits[36] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
+                                        1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+static const uint32_t perfdata__z_ml_base[53] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                         21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 37, 39, 41,
+                                         43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051, 4099, 8195, 16387, 32771, 65539};
+static const uint8_t perfdata__z_ml_bits[53] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                        0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+static const int16_t perfdata__z_ll_def[36] = {4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2,
+                                       2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1};
+static const int16_t perfdata__z_ml_def[53] = {1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                       1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1};
+static const int16_t perfdata__z_of_def[29] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1};
+
+static void perfdata__z_seq_entry(perfdata_zstd__seq_entry *e, int kind, unsigned sym) {
+    if (kind == 0) { e->xbits = perfdata__z_ll_bits[sym]; e->base = perfdata__z_ll_base[sym]; }
+    else if (kind == 1) { e->xbits = (uint8_t)sym; e->base = (uint32_t)1 << sym; }
+    else { e->xbits = perfdata__z_ml_bits[sym]; e->base = perfdata__z_ml_base[sym]; }
+}
+
+/* kind: 0 LL, 1 OF, 2 ML. Returns bytes used (>= 0) or -1. */
+static long perfdata__z_seq_table(perfdata_zstd__seq_entry *dt, unsigned *log_out, int *valid, int kind, unsigned mode,
+                          const uint8_t *s, size_t n) {
+    static const unsigned maxsym_tab[3] = {35, 31, 52}, maxlog_tab[3] = {9, 8, 9};
+    unsigned maxsym = maxsym_tab[kind], log = 0, u;
+    int16_t norm[64];
+    perfdata__z_fse t[512];
+    size_t used = 0;
+    if (mode == 3) return *valid ? 0 : -1;
+    if (mode == 1) {
+        if (n < 1 || s[0] > maxsym) return -1;
+        dt[0].next = 0; dt[0].nbits = 0;
+        perfdata__z_seq_entry(&dt[0], kind, s[0]);
+        *log_out = 0; *valid = 1;
+        return 1;
+    }
+    if (mode == 0) {
+        const int16_t *d = kind == 0 ? perfdata__z_ll_def : kind == 1 ? perfdata__z_of_def : perfdata__z_ml_def;
+        unsigned cnt = kind == 0 ? 36 : kind == 1 ? 29 : 53;
+        for (u = 0; u < cnt; u++) norm[u] = d[u];
+        maxsym = cnt - 1;
+        log = kind == 1 ? 5 : 6;
+    } else {
+        used = perfdata__z_read_ncount(norm, maxsym, maxlog_tab[kind], &log, s, n);
+        if (!used) return -1;
+    }
+    if (perfdata__z_fse_build(t, norm, maxsym, log)) return -1;
+    for (u = 0; u < (1u << log); u++) {
+        dt[u].next = t[u].base;
+        dt[u].nbits = t[u].nb;
+        perfdata__z_seq_entry(&dt[u], kind, t[u].sym);
+    }
+    *log_out = log;
+    *valid = 1;
+    return (long)used;
+}
+
+/* -------------------------------------------------------------- Huffman */
+static size_t perfdata__z_huf_read(perfdata_zstd_dctx *c, const uint8_t *s, size_t n) {
+    uint8_t w[256];
+    unsigned nw = 0, i, h, maxbits, last, wt;
+    uint32_t total = 0, rest, start[13], cnt[13];
+    size_t used;
+    if (n < 1) return 0;
+    h = s[0];
+    if (h >= 128) {
+        nw = h - 127;
+        used = 1 + (nw + 1) / 2;
+        if (used > n) return 0;
+        for (i = 0; i < nw; i++) w[i] = (uint8_t)((i & 1) ? (s[1 + i / 2] & 15) : (s[1 + i / 2] >> 4));
+    } else {
+        int16_t norm[256];
+        perfdata__z_fse t[64];
+        unsigned log;
+        size_t hs;
+        perfdata__z_br b;
+        uint32_t s1, s2;
+        if (h == 0 || h > n - 1) return 0;
+        used = 1 + (size_t)h;
+        hs = perfdata__z_read_ncount(norm, 255, 6, &log, s + 1, h);
+        if (!hs || hs > h) return 0;
+        if (perfdata__z_fse_build(t, norm, 255, log)) return 0;
+        if (perfdata__z_br_init(&b, s + 1 + hs, h - hs)) return 0;
+        s1 = perfdata__z_br_read(&b, log);
+        s2 = perfdata__z_br_read(&b, log);
+        perfdata__z_br_reload(&b);
+        for (;;) {
+            if (nw > 253) return 0;
+            w[nw++] = t[s1].sym;
+            s1 = t[s1].base + perfdata__z_br_read(&b, t[s1].nb);
+            if (perfdata__z_br_reload(&b) == 2) { w[nw++] = t[s2].sym; break; }
+            if (nw > 253) return 0;
+            w[nw++] = t[s2].sym;
+            s2 = t[s2].base + perfdata__z_br_read(&b, t[s2].nb);
+            if (perfdata__z_br_reload(&b) == 2) { w[nw++] = t[s1].sym; break; }
+        }
+    }
+    for (i = 0; i < nw; i++) {
+        if (w[i] > 11) return 0;
+        if (w[i]) total += (uint32_t)1 << (w[i] - 1);
+    }
+    if (total == 0) return 0;
+    maxbits = perfdata__z_highbit(total) + 1;
+    if (maxbits > 11) return 0;
+    rest = ((uint32_t)1 << maxbits) - total;
+    if (rest & (rest - 1)) return 0;
+    last = perfdata__z_highbit(rest) + 1;
+    w[nw++] = (uint8_t)last;
+    for (i = 0; i < 13; i++) cnt[i] = 0;
+    for (i = 0; i < nw; i++) cnt[w[i]]++;
+    start[1] = 0;
+    for (wt = 1; wt < 12; wt++) start[wt + 1] = start[wt] + (cnt[wt] << (wt - 1));
+    if (start[12] != ((uint32_t)1 << maxbits)) return 0;
+    for (i = 0; i < nw; i++) {
+        wt = w[i];
+        if (wt) {
+            uint32_t len = (uint32_t)1 << (wt - 1), p = start[wt], k;
+            uint8_t nb = (uint8_t)(maxbits + 1 - wt);
+            start[wt] += len;
+            for (k = 0; k < len; k++) { c->huf[p + k].sym = (uint8_t)i; c->huf[p + k].nbits = nb; }
+        }
+    }
+    c->huf_log = maxbits;
+    c->huf_ok = 1;
+    return used;
+}
+
+#define PERFDATA__Z_HUF1(bp, dst)                                                  \
+    do {                                                                   \
+        perfdata_zstd__huf_entry e_ = t[perfdata__z_br_look((bp), lg)];                  \
+        (dst) = e_.sym;                                                    \
+        (bp)->used += e_.nbits;                                            \
+    } while (0)
+
+/* Decode n symbols from an initialized stream, then require exact consumption. */
+static int perfdata__z_huf_finish(const perfdata_zstd_dctx *c, perfdata__z_br *b, uint8_t *d, size_t n) {
+    const perfdata_zstd__huf_entry *t = c->huf;
+    unsigned lg = c->huf_log;
+    size_t i = 0;
+    while (n - i >= 4 && perfdata__z_br_reload(b) == 0) {
+        PERFDATA__Z_HUF1(b, d[i]); PERFDATA__Z_HUF1(b, d[i + 1]); PERFDATA__Z_HUF1(b, d[i + 2]); PERFDATA__Z_HUF1(b, d[i + 3]);
+        i += 4;
+    }
+    while (i < n) {
+        perfdata__z_br_reload(b);
+        PERFDATA__Z_HUF1(b, d[i]);
+        i++;
+    }
+    perfdata__z_br_reload(b);
+    return perfdata__z_br_done(b) ? 0 : -1;
+}
+
+static int perfdata__z_huf_stream(const perfdata_zstd_dctx *c, uint8_t *d, size_t n, const uint8_t *s, size_t sn) {
+    perfdata__z_br b;
+    if (perfdata__z_br_init(&b, s, sn)) return -1;
+    return perfdata__z_huf_finish(c, &b, d, n);
+}
+
+/* Four streams decoded in lockstep (segment sizes seg, seg, seg, last <= seg). */
+static int perfdata__z_huf_4(const perfdata_zstd_dctx *c, uint8_t *d, size_t seg, size_t last, const uint8_t *p, const size_t *sz) {
+    const perfdata_zstd__huf_entry *t = c->huf;
+    unsigned lg = c->huf_log, k;
+    perfdata__z_br b0, b1, b2, b3;
+    uint8_t *o0 = d, *o1 = d + seg, *o2 = d + 2 * seg, *o3 = d + 3 * seg;
+    size_t i = 0;
+    if (perfdata__z_br_init(&b0, p, sz[0]) || perfdata__z_br_init(&b1, p + sz[0], sz[1]) ||
+        perfdata__z_br_init(&b2, p + sz[0] + sz[1], sz[2]) || perfdata__z_br_init(&b3, p + sz[0] + sz[1] + sz[2], sz[3]))
+        return -1;
+    while (last - i >= 4) {
+        int r0 = perfdata__z_br_reload(&b0), r1 = perfdata__z_br_reload(&b1), r2 = perfdata__z_br_reload(&b2), r3 = perfdata__z_br_reload(&b3);
+        if (r0 | r1 | r2 | r3) break;
+        for (k = 0; k < 4; k++) {
+            PERFDATA__Z_HUF1(&b0, o0[i + k]); PERFDATA__Z_HUF1(&b1, o1[i + k]); PERFDATA__Z_HUF1(&b2, o2[i + k]); PERFDATA__Z_HUF1(&b3, o3[i + k]);
+        }
+        i += 4;
+    }
+    if (perfdata__z_huf_finish(c, &b0, o0 + i, seg - i) || perfdata__z_huf_finish(c, &b1, o1 + i, seg - i) ||
+        perfdata__z_huf_finish(c, &b2, o2 + i, seg - i) || perfdata__z_huf_finish(c, &b3, o3 + i, last - i))
+        return -1;
+    return 0;
+}
+
+/* ------------------------------------------------------------- literals */
+static int perfdata__z_literals(perfdata_zstd_dctx *c, const uint8_t *s, size_t n, const uint8_t **lit, size_t *litn,
+                        size_t *used) {
+    unsigned type, sf;
+    size_t hs, size;
+    if (n < 1) return PERFDATA_ZSTD_E_LITERALS;
+    type = s[0] & 3;
+    sf = (s[0] >> 2) & 3;
+    if (type <= 1) {
+        if (sf == 0 || sf == 2) { hs = 1; size = s[0] >> 3; }
+        else if (sf == 1) { if (n < 2) return PERFDATA_ZSTD_E_LITERALS; hs = 2; size = (s[0] >> 4) + ((size_t)s[1] << 4); }
+        else { if (n < 3) return PERFDATA_ZSTD_E_LITERALS; hs = 3; size = (s[0] >> 4) + ((size_t)s[1] << 4) + ((size_t)s[2] << 12); }
+        if (size > c->block_max) return PERFDATA_ZSTD_E_LITERALS;
+        if (type == 0) {
+            if (size > n - hs) return PERFDATA_ZSTD_E_LITERALS;
+            perfdata__z_copy(c->lit, s + hs, size);
+            *lit = c->lit;
+            *used = hs + size;
+        } else {
+            if (n - hs < 1) return PERFDATA_ZSTD_E_LITERALS;
+            perfdata__z_fill(c->lit, s[hs], size);
+            *lit = c->lit;
+            *used = hs + 1;
+        }
+        *litn = size;
+        return 0;
+    } else {
+        size_t regen, comp, cn;
+        const uint8_t *p;
+        if (sf <= 1) {
+            uint32_t v;
+            if (n < 3) return PERFDATA_ZSTD_E_LITERALS;
+            v = perfdata__z_le24(s); hs = 3; regen = (v >> 4) & 0x3FF; comp = (v >> 14) & 0x3FF;
+        } else if (sf == 2) {
+            uint32_t v;
+            if (n < 4) return PERFDATA_ZSTD_E_LITERALS;
+            v = perfdata__z_le32(s); hs = 4; regen = (v >> 4) & 0x3FFF; comp = v >> 18;
+        } else {
+            uint64_t v;
+            if (n < 5) return PERFDATA_ZSTD_E_LITERALS;
+            v = perfdata__z_le32(s) | ((uint64_t)s[4] << 32); hs = 5;
+            regen = (size_t)((v >> 4) & 0x3FFFF); comp = (size_t)((v >> 22) & 0x3FFFF);
+        }
+        if (regen > c->block_max) return PERFDATA_ZSTD_E_LITERALS;
+        if (comp > n - hs) return PERFDATA_ZSTD_E_LITERALS;
+        p = s + hs;
+        cn = comp;
+        if (type == 2) {
+            size_t k = perfdata__z_huf_read(c, p, cn);
+            if (!k) return PERFDATA_ZSTD_E_HUFFMAN;
+            p += k; cn -= k;
+        } else if (!c->huf_ok) {
+            return PERFDATA_ZSTD_E_HUFFMAN;
+        }
+        if (sf == 0) {
+            if (perfdata__z_huf_stream(c, c->lit, regen, p, cn)) return PERFDATA_ZSTD_E_HUFFMAN;
+        } else {
+            size_t s1, s2, s3, s4, seg, last;
+            if (cn < 6) return PERFDATA_ZSTD_E_HUFFMAN;
+            s1 = perfdata__z_le16(p); s2 = perfdata__z_le16(p + 2); s3 = perfdata__z_le16(p + 4);
+            if (s1 + s2 + s3 > cn - 6) return PERFDATA_ZSTD_E_HUFFMAN;
+            s4 = cn - 6 - s1 - s2 - s3;
+            seg = (regen + 3) / 4;
+            if (3 * seg > regen) return PERFDATA_ZSTD_E_HUFFMAN;
+            last = regen - 3 * seg;
+            p += 6;
+            {
+                size_t sz[4];
+                sz[0] = s1; sz[1] = s2; sz[2] = s3; sz[3] = s4;
+                if (perfdata__z_huf_4(c, c->lit, seg, last, p, sz)) return PERFDATA_ZSTD_E_HUFFMAN;
+            }
+        }
+        *lit = c->lit;
+        *litn = regen;
+        *used = hs + comp;
+        return 0;
+    }
+}
+
+/* ------------------------------------------------------------ sequences */
+/* Output goes to base[pos..cap); base[lo..pos) is history of this frame. */
+static int perfdata__z_sequences(perfdata_zstd_dctx *c, const uint8_t *s, size_t n, const uint8_t *lit, size_t litn,
+                         uint8_t *base, size_t lo, size_t pos, size_t cap, size_t *produced) {
+    size_t nseq, hs, p, i;
+    unsigned modes;
+    long k;
+    perfdata__z_br b;
+    uint8_t *op = base + pos, *const oend = base + cap, *const hstart = base + lo;
+    const uint8_t *lp = lit, *const lend = lit + litn;
+    uint32_t llst, ofst, mlst;
+    size_t r0, r1, r2;
+    if (n < 1) return PERFDATA_ZSTD_E_SEQUENCES;
+    if (s[0] < 128) { nseq = s[0]; hs = 1; }
+    else if (s[0] < 255) { if (n < 2) return PERFDATA_ZSTD_E_SEQUENCES; nseq = ((size_t)(s[0] - 128) << 8) + s[1]; hs = 2; }
+    else { if (n < 3) return PERFDATA_ZSTD_E_SEQUENCES; nseq = s[1] + ((size_t)s[2] << 8) + 0x7F00; hs = 3; }
+    if (nseq == 0) {
+        if (hs != n) return PERFDATA_ZSTD_E_SEQUENCES;
+        if (litn > cap - pos) return PERFDATA_ZSTD_E_DST_TOO_SMALL;
+        perfdata__z_copy(op, lit, litn);
+        *produced = litn;
+        return 0;
+    }
+    if (n - hs < 1) return PERFDATA_ZSTD_E_SEQUENCES;
+    modes = s[hs];
+    if (modes & 3) return PERFDATA_ZSTD_E_SEQUENCES;
+    p = hs + 1;
+    k = perfdata__z_seq_table(c->ll, &c->ll_log, &c->ll_ok, 0, modes >> 6, s + p, n - p);
+    if (k < 0) return PERFDATA_ZSTD_E_FSE;
+    p += (size_t)k;
+    k = perfdata__z_seq_table(c->of, &c->of_log, &c->of_ok, 1, (modes >> 4) & 3, s + p, n - p);
+    if (k < 0) return PERFDATA_ZSTD_E_FSE;
+    p += (size_t)k;
+    k = perfdata__z_seq_table(c->ml, &c->ml_log, &c->ml_ok, 2, (modes >> 2) & 3, s + p, n - p);
+    if (k < 0) return PERFDATA_ZSTD_E_FSE;
+    p += (size_t)k;
+    if (perfdata__z_br_init(&b, s + p, n - p)) return PERFDATA_ZSTD_E_SEQUENCES;
+    llst = perfdata__z_br_read(&b, c->ll_log);
+    ofst = perfdata__z_br_read(&b, c->of_log);
+    mlst = perfdata__z_br_read(&b, c->ml_log);
+    perfdata__z_br_reload(&b);
+    r0 = c->rep[0]; r1 = c->rep[1]; r2 = c->rep[2];
+    for (i = 0; i < nseq; i++) {
+        const perfdata_zstd__seq_entry *le = &c->ll[llst], *oe = &c->of[ofst], *me = &c->ml[mlst];
+        uint32_t ofv = oe->base + perfdata__z_br_read(&b, oe->xbits);
+        size_t ml = me->base + perfdata__z_br_read(&b, me->xbits), ll, off;
+        perfdata__z_br_reload(&b);
+        ll = le->base + perfdata__z_br_read(&b, le->xbits);
+        if (ofv > 3) {
+            off = ofv - 3; r2 = r1; r1 = r0; r0 = off;
+        } else {
+            unsigned idx = ofv - 1 + (ll == 0);
+            if (idx == 0) off = r0;
+            else if (idx == 1) { off = r1; r1 = r0; r0 = off; }
+            else if (idx == 2) { off = r2; r2 = r1; r1 = r0; r0 = off; }
+            else { off = r0 - 1; if (off == 0) return PERFDATA_ZSTD_E_OFFSET; r2 = r1; r1 = r0; r0 = off; }
+        }
+        if (i + 1 < nseq) {
+            llst = le->next + perfdata__z_br_read(&b, le->nbits);
+            mlst = me->next + perfdata__z_br_read(&b, me->nbits);
+            ofst = oe->next + perfdata__z_br_read(&b, oe->nbits);
+        }
+        perfdata__z_br_reload(&b);
+        if (ll > (size_t)(lend - lp)) return PERFDATA_ZSTD_E_SEQUENCES;
+        if (ll > (size_t)(oend - op)) return PERFDATA_ZSTD_E_DST_TOO_SMALL;
+        if ((size_t)(oend - op) - ll >= 32) perfdata__z_wildcopy(op, lp, ll); /* lit buffer has 16 bytes slack */
+        else perfdata__z_copy(op, lp, ll);
+        op += ll; lp += ll;
+        if (ml > (size_t)(oend - op)) return PERFDATA_ZSTD_E_DST_TOO_SMALL;
+        if (off > (size_t)(op - hstart) || off > c->window_size) return PERFDATA_ZSTD_E_OFFSET;
+        if (off >= 16 && (size_t)(oend - op) - ml >= 32) perfdata__z_wildcopy(op, op - off, ml);
+        else perfdata__z_match(op, off, ml);
+        op += ml;
+    }
+    if (!perfdata__z_br_done(&b)) return PERFDATA_ZSTD_E_SEQUENCES;
+    if ((size_t)(lend - lp) > (size_t)(oend - op)) return PERFDATA_ZSTD_E_DST_TOO_SMALL;
+    perfdata__z_copy(op, lp, (size_t)(lend - lp));
+    op += lend - lp;
+    c->rep[0] = (uint32_t)r0; c->rep[1] = (uint32_t)r1; c->rep[2] = (uint32_t)r2;
+    *produced = (size_t)(op - (base + pos));
+    return 0;
+}
+
+/* Decode one block's content (after the 3-byte header). */
+static int perfdata__z_block(perfdata_zstd_dctx *c, unsigned type, uint32_t bsize, const uint8_t *s, size_t n, uint8_t *base,
+                     size_t lo, size_t pos, size_t cap, size_t *produced) {
+    if (cap - pos > c->block_max) cap = pos + c->block_max;
+    if (type == 0) {
+        if (n < bsize) return PERFDATA_ZSTD_E_TRUNCATED;
+        if (bsize > cap - pos) return PERFDATA_ZSTD_E_DST_TOO_SMALL;
+        perfdata__z_copy(base + pos, s, bsize);
+        *produced = bsize;
+        return 0;
+    }
+    if (type == 1) {
+        if (n < 1) return PERFDATA_ZSTD_E_TRUNCATED;
+        if (bsize > cap - pos) return PERFDATA_ZSTD_E_DST_TOO_SMALL;
+        perfdata__z_fill(base + pos, s[0], bsize);
+        *produced = bsize;
+        return 0;
+    }
+    {
+        const uint8_t *lit = 0;
+        size_t litn = 0, used = 0;
+        int r;
+        if (n < bsize) return PERFDATA_ZSTD_E_TRUNCATED;
+        r = perfdata__z_literals(c, s, bsize, &lit, &litn, &used);
+        if (r) return r;
+        return perfdata__z_sequences(c, s + used, bsize - used, lit, litn, base, lo, pos, cap, produced);
+    }
+}
+
+/* ---------------------------------------------------------------- frames */
+PERFDATA_DEF int perfdata_zstd_get_frame_info(const void *src, size_t n, perfdata_zstd_frame_info *fi) {
+    const uint8_t *s = (const uint8_t *)src;
+    uint32_t magic;
+    unsigned fhd, fcs_flag, single, did_flag, p;
+    static const unsigned did_size[4] = {0, 1, 2, 4};
+    if (!s || !fi) return PERFDATA_ZSTD_E_PARAM;
+    if (n < 4) return PERFDATA_ZSTD_NEED_INPUT;
+    magic = perfdata__z_le32(s);
+    fi->dict_id = 0; fi->single_segment = 0; fi->has_checksum = 0; fi->window_size = 0;
+    if ((magic & 0xFFFFFFF0u) == 0x184D2A50u) {
+        if (n < 8) return PERFDATA_ZSTD_NEED_INPUT;
+        fi->skippable = 1;
+        fi->header_size = 8;
+        fi->content_size = perfdata__z_le32(s + 4);
+        return PERFDATA_ZSTD_OK;
+    }
+    if (magic != 0xFD2FB528u) return PERFDATA_ZSTD_E_BAD_MAGIC;
+    if (n < 5) return PERFDATA_ZSTD_NEED_INPUT;
+    fhd = s[4];
+    fcs_flag = fhd >> 6;
+    single = (fhd >> 5) & 1;
+    did_flag = fhd & 3;
+    if (fhd & 8) return PERFDATA_ZSTD_E_HEADER;
+    fi->skippable = 0;
+    fi->single_segment = (int)single;
+    fi->has_checksum = (fhd >> 2) & 1;
+    fi->header_size = 6u - single + did_size[did_flag] + (fcs_flag == 0 ? single : (1u << fcs_flag));
+    if (n < fi->header_size) return PERFDATA_ZSTD_NEED_INPUT;
+    p = 5;
+    if (!single) {
+        unsigned wd = s[p++], wlog = 10 + (wd >> 3);
+        uint64_t wbase = (uint64_t)1 << wlog;
+        fi->window_size = wbase + (wbase >> 3) * (wd & 7);
+    }
+    switch (did_flag) {
+    case 1: fi->dict_id = s[p]; p += 1; break;
+    case 2: fi->dict_id = perfdata__z_le16(s + p); p += 2; break;
+    case 3: fi->dict_id = perfdata__z_le32(s + p); p += 4; break;
+    default: break;
+    }
+    if (fcs_flag == 0) fi->content_size = single ? s[p] : PERFDATA_ZSTD_CONTENT_SIZE_UNKNOWN;
+    else if (fcs_flag == 1) fi->content_size = perfdata__z_le16(s + p) + 256u;
+    else if (fcs_flag == 2) fi->content_size = perfdata__z_le32(s + p);
+    else fi->content_size = perfdata__z_le64(s + p);
+    if (single) fi->window_size = fi->content_size;
+    return PERFDATA_ZSTD_OK;
+}
+
+static size_t perfdata__z_win_need(uint64_t w) {
+    return (size_t)(w + (w < PERFDATA_ZSTD_BLOCK_SIZE_MAX ? w : PERFDATA_ZSTD_BLOCK_SIZE_MAX));
+}
+
+PERFDATA_DEF int perfdata_zstd_window_buffer_size(const void *src, size_t src_size, size_t *needed) {
+    perfdata_zstd_frame_info fi;
+    int r = perfdata_zstd_get_frame_info(src, src_size, &fi);
+    if (r) return r;
+    if (!needed) return PERFDATA_ZSTD_E_PARAM;
+    if (fi.skippable) { *needed = 0; return 0; }
+    if (fi.window_size > PERFDATA_ZSTD_WINDOW_SIZE_MAX ||
+        (uint64_t)(size_t)(fi.window_size * 2) != fi.window_size * 2)
+        return PERFDATA_ZSTD_E_WINDOW_TOO_LARGE;
+    *needed = perfdata__z_win_need(fi.window_size);
+    return 0;
+}
+
+/* Validate a parsed frame header and reset per-frame state. */
+static int perfdata__z_frame_begin(perfdata_zstd_dctx *c, const perfdata_zstd_frame_info *fi) {
+    if (fi->dict_id) return PERFDATA_ZSTD_E_DICTIONARY;
+    if (fi->window_size > PERFDATA_ZSTD_WINDOW_SIZE_MAX ||
+        (uint64_t)(size_t)(fi->window_size * 2) != fi->window_size * 2)
+        return PERFDATA_ZSTD_E_WINDOW_TOO_LARGE;
+    c->window_size = fi->window_size;
+    c->content_size = fi->content_size;
+    c->has_checksum = fi->has_checksum;
+    c->block_max = fi->window_size < PERFDATA_ZSTD_BLOCK_SIZE_MAX ? (uint32_t)fi->window_size : PERFDATA_ZSTD_BLOCK_SIZE_MAX;
+    c->decoded = 0;
+    c->rep[0] = 1; c->rep[1] = 4; c->rep[2] = 8;
+    c->huf_ok = c->ll_ok = c->of_ok = c->ml_ok = 0;
+    perfdata__z_xxh_init(&c->xxh);
+    return 0;
+}
+
+static int perfdata__z_after_block(perfdata_zstd_dctx *c, const uint8_t *out, size_t produced) {
+    c->decoded += produced;
+    if (c->content_size != PERFDATA_ZSTD_CONTENT_SIZE_UNKNOWN && c->decoded > c->content_size)
+        return PERFDATA_ZSTD_E_CONTENT_SIZE;
+    if (c->has_checksum && !(c->flags & PERFDATA_ZSTD_F_SKIP_CHECKSUM)) perfdata__z_xxh_update(&c->xxh, out, produced);
+    return 0;
+}
+
+static int perfdata__z_frame_end_check(const perfdata_zstd_dctx *c) {
+    if (c->content_size != PERFDATA_ZSTD_CONTENT_SIZE_UNKNOWN && c->decoded != c->content_size)
+        return PERFDATA_ZSTD_E_CONTENT_SIZE;
+    return 0;
+}
+
+static int perfdata__z_checksum_check(const perfdata_zstd_dctx *c, const uint8_t *p) {
+    if (c->flags & PERFDATA_ZSTD_F_SKIP_CHECKSUM) return 0;
+    return (uint32_t)perfdata__z_xxh_digest(&c->xxh) == perfdata__z_le32(p) ? 0 : PERFDATA_ZSTD_E_CHECKSUM;
+}
+
+/* ------------------------------------------------------------- one shot */
+PERFDATA_DEF int64_t perfdata_zstd_decompress_flags(void *dst, size_t dst_cap, const void *src, size_t n, void *ws, size_t ws_size,
+                                 unsigned flags) {
+    const uint8_t *s = (const uint8_t *)src;
+    uint8_t *d = (uint8_t *)dst;
+    size_t ip = 0, op = 0, adj;
+    perfdata_zstd_dctx *c;
+    static uint8_t dummy[1]; /* stands in for NULL buffers of size 0 (never written) */
+    if ((!s && n) || (!d && dst_cap) || !ws) return PERFDATA_ZSTD_E_PARAM;
+    if (!d) d = dummy;
+    adj = (size_t)((16 - ((uintptr_t)ws & 15)) & 15);
+    if (ws_size < adj || ws_size - adj < sizeof(perfdata_zstd_dctx)) return PERFDATA_ZSTD_E_WORKSPACE;
+    c = (perfdata_zstd_dctx *)(void *)((uint8_t *)ws + adj);
+    c->flags = flags;
+    c->error = 0;
+    while (ip < n) {
+        perfdata_zstd_frame_info fi;
+        size_t lo;
+        int r = perfdata_zstd_get_frame_info(s + ip, n - ip, &fi);
+        if (r == PERFDATA_ZSTD_NEED_INPUT) return PERFDATA_ZSTD_E_TRUNCATED;
+        if (r) return r;
+        if (fi.skippable) {
+            if (fi.content_size > n - ip - 8) return PERFDATA_ZSTD_E_TRUNCATED;
+            ip += 8 + (size_t)fi.content_size;
+            continue;
+        }
+        r = perfdata__z_frame_begin(c, &fi);
+        if (r) return r;
+        ip += fi.header_size;
+        lo = op;
+        for (;;) {
+            uint32_t bh, bsize;
+            unsigned type;
+            size_t produced = 0, csize;
+            if (n - ip < 3) return PERFDATA_ZSTD_E_TRUNCATED;
+            bh = perfdata__z_le24(s + ip);
+            ip += 3;
+            type = (bh >> 1) & 3;
+            bsize = bh >> 3;
+            if (type == 3 || bsize > c->block_max) return PERFDATA_ZSTD_E_BLOCK;
+            csize = type == 1 ? 1 : bsize;
+            if (csize > n - ip) return PERFDATA_ZSTD_E_TRUNCATED;
+            r = perfdata__z_block(c, type, bsize, s + ip, csize, d, lo, op, dst_cap, &produced);
+            if (r) return r;
+            r = perfdata__z_after_block(c, d + op, produced);
+            if (r) return r;
+            ip += csize;
+            op += produced;
+            if (bh & 1) break;
+        }
+        r = perfdata__z_frame_end_check(c);
+        if (r) return r;
+        if (c->has_checksum) {
+            if (n - ip < 4) return PERFDATA_ZSTD_E_TRUNCATED;
+            r = perfdata__z_checksum_check(c, s + ip);
+            if (r) return r;
+            ip += 4;
+        }
+    }
+    return (int64_t)op;
+}
+
+PERFDATA_DEF int64_t perfdata_zstd_decompress(void *dst, size_t dst_cap, const void *src, size_t src_size, void *ws, size_t ws_size) {
+    return perfdata_zstd_decompress_flags(dst, dst_cap, src, src_size, ws, ws_size, 0);
+}
+
+/* ------------------------------------------------------------ streaming */
+enum { PERFDATA__Z_ST_MAGIC = 0, PERFDATA__Z_ST_SKIP, PERFDATA__Z_ST_BLOCK, PERFDATA__Z_ST_CHECKSUM };
+
+PERFDATA_DEF void perfdata_zstd_dctx_init(perfdata_zstd_dctx *c, void *window, size_t window_cap, unsigned flags) {
+    if (!c) return;
+    c->error = 0;
+    c->flags = flags;
+    c->state = PERFDATA__Z_ST_MAGIC;
+    c->win = (uint8_t *)window;
+    c->win_cap = window ? window_cap : 0;
+    c->win_pos = c->win_lo = c->flush_pos = c->flush_end = 0;
+    c->skip_left = 0;
+    c->stage_len = 0;
+    c->huf_ok = c->ll_ok = c->of_ok = c->ml_ok = 0;
+    c->window_size = 0;
+    c->content_size = PERFDATA_ZSTD_CONTENT_SIZE_UNKNOWN;
+    c->decoded = 0;
+    c->block_max = 0;
+    c->has_checksum = 0;
+}
+
+/* Make the first n bytes of the current unit available contiguously.
+ * Returns NULL (after staging all remaining input) if not enough yet. */
+static const uint8_t *perfdata__z_peek(perfdata_zstd_dctx *c, const uint8_t *in, size_t in_size, size_t *used, size_t n) {
+    if (c->stage_len == 0 && in_size - *used >= n) return in + *used;
+    if (c->stage_len < n) {
+        size_t k = n - c->stage_len, a = in_size - *used;
+        if (k > a) k = a;
+        perfdata__z_copy(c->stage + c->stage_len, in + *used, k);
+        c->stage_len += k;
+        *used += k;
+    }
+    return c->stage_len >= n ? c->stage : 0;
+}
+
+static void perfdata__z_finish(perfdata_zstd_dctx *c, size_t *used, size_t n) {
+    if (c->stage_len) c->stage_len = 0;
+    else *used += n;
+}
+
+PERFDATA_DEF int perfdata_zstd_decompress_stream(perfdata_zstd_dctx *c, const void *in_v, size_t in_size, size_t *in_consumed, void *out_v,
+                              size_t out_cap, size_t *out_written) {
+    const uint8_t *in = (const uint8_t *)in_v;
+    uint8_t *out = (uint8_t *)out_v;
+    size_t used = 0, wr = 0;
+    int ret;
+    if (in_consumed) *in_consumed = 0;
+    if (out_written) *out_written = 0;
+    static uint8_t dummy[1]; /* stands in for NULL buffers of size 0 (never written) */
+    if (!c || (!in && in_size) || (!out && out_cap)) return PERFDATA_ZSTD_E_PARAM;
+    if (c->error) return c->error;
+    if (!in) in = dummy;
+    if (!out) out = dummy;
+    if (!c->win) c->win = dummy;
+    for (;;) {
+        const uint8_t *p;
+        if (c->flush_pos < c->flush_end) {
+            size_t k = c->flush_end - c->flush_pos;
+            if (k > out_cap - wr) k = out_cap - wr;
+            perfdata__z_copy(out + wr, c->win + c->flush_pos, k);
+            wr += k;
+            c->flush_pos += k;
+            if (c->flush_pos < c->flush_end) { ret = PERFDATA_ZSTD_OUTPUT_FULL; break; }
+        }
+        if (c->state == PERFDATA__Z_ST_SKIP) {
+            size_t k = in_size - used;
+            if (k > c->skip_left) k = (size_t)c->skip_left;
+            used += k;
+            c->skip_left -= k;
+            if (c->skip_left) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
+            c->state = PERFDATA__Z_ST_MAGIC;
+            continue;
+        }
+        if (used == in_size) { ret = (c->state == PERFDATA__Z_ST_MAGIC && c->stage_len == 0) ? PERFDATA_ZSTD_OK : PERFDATA_ZSTD_NEED_INPUT; break; }
+        if (c->state == PERFDATA__Z_ST_MAGIC) {
+            perfdata_zstd_frame_info fi;
+            int r;
+            size_t have;
+            p = perfdata__z_peek(c, in, in_size, &used, 4);
+            if (!p) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
+            have = c->stage_len ? c->stage_len : in_size - used;
+            r = perfdata_zstd_get_frame_info(p, have, &fi);
+            if (r == PERFDATA_ZSTD_NEED_INPUT) {
+                /* need the whole header contiguous: peek its exact size */
+                size_t want = 8;
+                if (perfdata__z_le32(p) == 0xFD2FB528u) {
+                    want = 5;
+                    if (have >= 5) {
+                        static const unsigned dsz[4] = {0, 1, 2, 4};
+                        unsigned fhd = p[4], single = (fhd >> 5) & 1, fcs = fhd >> 6;
+                        want = 6u - single + dsz[fhd & 3] + (fcs == 0 ? single : (1u << fcs));
+                    }
+                }
+                p = perfdata__z_peek(c, in, in_size, &used, want);
+                if (!p) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
+                have = c->stage_len ? c->stage_len : in_size - used;
+                r = perfdata_zstd_get_frame_info(p, have, &fi);
+                if (r == PERFDATA_ZSTD_NEED_INPUT && want == 5) {
+                    unsigned fhd = p[4], single = (fhd >> 5) & 1, fcs = fhd >> 6;
+                    static const unsigned dsz2[4] = {0, 1, 2, 4};
+                    want = 6u - single + dsz2[fhd & 3] + (fcs == 0 ? single : (1u << fcs));
+                    p = perfdata__z_peek(c, in, in_size, &used, want);
+                    if (!p) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
+                    have = c->stage_len ? c->stage_len : in_size - used;
+                    r = perfdata_zstd_get_frame_info(p, have, &fi);
+                }
+                if (r == PERFDATA_ZSTD_NEED_INPUT) r = PERFDATA_ZSTD_E_HEADER;
+            }
+            if (r) { ret = r; break; }
+            perfdata__z_finish(c, &used, fi.header_size);
+            if (fi.skippable) {
+                c->skip_left = fi.content_size;
+                c->state = PERFDATA__Z_ST_SKIP;
+                continue;
+            }
+            r = perfdata__z_frame_begin(c, &fi);
+            if (r) { ret = r; break; }
+            if (perfdata__z_win_need(fi.window_size) > c->win_cap) { ret = PERFDATA_ZSTD_E_WINDOW_TOO_LARGE; break; }
+            c->win_pos = c->win_lo = c->flush_pos = c->flush_end = 0;
+            c->state = PERFDATA__Z_ST_BLOCK;
+            continue;
+        }
+        if (c->state == PERFDATA__Z_ST_BLOCK) {
+            uint32_t bh, bsize;
+            unsigned type;
+            size_t csize, produced = 0;
+            int r;
+            p = perfdata__z_peek(c, in, in_size, &used, 3);
+            if (!p) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
+            bh = perfdata__z_le24(p);
+            type = (bh >> 1) & 3;
+            bsize = bh >> 3;
+            if (type == 3 || bsize > c->block_max) { ret = PERFDATA_ZSTD_E_BLOCK; break; }
+            csize = type == 1 ? 1 : bsize;
+            p = perfdata__z_peek(c, in, in_size, &used, 3 + csize);
+            if (!p) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
+            if (c->win_cap - c->win_pos < c->block_max) {
+                /* slide: keep the last window_size bytes of this frame */
+                size_t have = c->win_pos - c->win_lo, keep = have;
+                if (keep > c->window_size) keep = (size_t)c->window_size;
+                perfdata__z_copy(c->win, c->win + (c->win_pos - keep), keep); /* forward, may overlap */
+                c->win_lo = 0;
+                c->win_pos = keep;
+            }
+            r = perfdata__z_block(c, type, bsize, p + 3, csize, c->win, c->win_lo, c->win_pos, c->win_cap, &produced);
+            if (!r) r = perfdata__z_after_block(c, c->win + c->win_pos, produced);
+            if (r) { ret = r; break; }
+            perfdata__z_finish(c, &used, 3 + csize);
+            c->flush_pos = c->win_pos;
+            c->flush_end = c->win_pos + produced;
+            c->win_pos += produced;
+            if (bh & 1) {
+                r = perfdata__z_frame_end_check(c);
+                if (r) { ret = r; break; }
+                c->state = c->has_checksum ? PERFDATA__Z_ST_CHECKSUM : PERFDATA__Z_ST_MAGIC;
+            }
+            continue;
+        }
+        /* checksum */
+        p = perfdata__z_peek(c, in, in_size, &used, 4);
+        if (!p) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
+        {
+            int r = perfdata__z_checksum_check(c, p);
+            if (r) { ret = r; break; }
+        }
+        perfdata__z_finish(c, &used, 4);
+        c->state = PERFDATA__Z_ST_MAGIC;
+    }
+    if (ret < 0) c->error = ret;
+    if (in_consumed) *in_consumed = used;
+    if (out_written) *out_written = wr;
+    return ret;
+}
+
+PERFDATA_DEF const char *perfdata_zstd_error_name(int code) {
+    switch (code) {
+    case PERFDATA_ZSTD_OK: return "ok";
+    case PERFDATA_ZSTD_NEED_INPUT: return "need input";
+    case PERFDATA_ZSTD_OUTPUT_FULL: return "output full";
+    case PERFDATA_ZSTD_E_PARAM: return "bad parameter";
+    case PERFDATA_ZSTD_E_BAD_MAGIC: return "unknown frame magic";
+    case PERFDATA_ZSTD_E_HEADER: return "bad frame header";
+    case PERFDATA_ZSTD_E_DICTIONARY: return "dictionary required (unsupported)";
+    case PERFDATA_ZSTD_E_WINDOW_TOO_LARGE: return "window too large";
+    case PERFDATA_ZSTD_E_BLOCK: return "bad block";
+    case PERFDATA_ZSTD_E_LITERALS: return "bad literals section";
+    case PERFDATA_ZSTD_E_HUFFMAN: return "bad huffman data";
+    case PERFDATA_ZSTD_E_FSE: return "bad FSE table";
+    case PERFDATA_ZSTD_E_SEQUENCES: return "bad sequences";
+    case PERFDATA_ZSTD_E_OFFSET: return "offset out of range";
+    case PERFDATA_ZSTD_E_DST_TOO_SMALL: return "destination too small";
+    case PERFDATA_ZSTD_E_CHECKSUM: return "checksum mismatch";
+    case PERFDATA_ZSTD_E_TRUNCATED: return "truncated input";
+    case PERFDATA_ZSTD_E_CONTENT_SIZE: return "content size mismatch";
+    case PERFDATA_ZSTD_E_WORKSPACE: return "workspace too small";
+    default: return "unknown";
+    }
+}
+
+
+PERFDATA_DEF perfdata_status perfdata_zstd_chunk(void *dctx, const unsigned char *in, size_t in_size,
+                                                 unsigned char *out, size_t out_cap, size_t *out_size) {
+    perfdata_zstd_dctx *c = (perfdata_zstd_dctx *)dctx;
+    size_t used = 0;
+    *out_size = 0;
+    for (;;) {
+        size_t consumed = 0, written = 0;
+        int rc = perfdata_zstd_decompress_stream(c, in + used, in_size - used, &consumed, out + *out_size,
+                                                 out_cap - *out_size, &written);
+        used += consumed;
+        *out_size += written;
+        if (rc < 0) return PERFDATA_ERR_MALFORMED;
+        if (rc == PERFDATA_ZSTD_OUTPUT_FULL) return PERFDATA_ERR_NO_SPACE;
+        if (used >= in_size) return PERFDATA_OK; /* the rest of the frame is in later chunks */
+    }
+}
+#endif /* PERFDATA_ZSTD */
 
 #endif /* PERFDATA_IMPLEMENTATION */
 

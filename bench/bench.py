@@ -57,9 +57,51 @@ def record(path, mb, args):
 
 
 def count_records(path):
+    """(records, samples) by the floor walk, records inside chunks included."""
     out = subprocess.run([WALK, path], stdout=subprocess.PIPE, text=True).stdout
-    m = re.match(r'(\d+) records', out)
+    m = re.match(r'(\d+) records, (\d+) samples', out)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def stat_samples(path):
+    """The SAMPLE count `perfdata stat` decoded (its Aggregated stats line)."""
+    out = subprocess.run([PERFDATA, 'stat', path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    m = re.search(r'^\s*SAMPLE events:\s*(\d+)', out, re.M)
     return int(m.group(1)) if m else 0
+
+
+def build_walk():
+    """The floor, with libzstd when it is installed (libzstd-dev): the -z
+    input's floor is then the walk with decompression."""
+    src = os.path.join(HERE, 'walk.c')
+    if subprocess.run(['cc', '-O2', '-DWALK_ZSTD', '-o', WALK, src, '-lzstd'],
+                      stderr=subprocess.DEVNULL).returncode == 0:
+        return True
+    subprocess.run(['cc', '-O2', '-o', WALK, src], check=True)
+    print('libzstd-dev not installed: the -z floor walks the chunks without decompressing', file=sys.stderr)
+    return False
+
+
+def zstd_rows(a):
+    """The header's zstd decoder (bench/unzstd.c) against `zstd -d` on the
+    same frames: the -g input's first 256 MiB at perf's level 1 and at 3."""
+    src = os.path.join(DATA, 'system-g.data')
+    if not shutil.which('zstd') or not os.path.exists(src):
+        return []
+    unzstd = os.path.join(ROOT, 'build', 'bench-unzstd')
+    subprocess.run(['cc', '-O2', '-I', ROOT, '-o', unzstd, os.path.join(HERE, 'unzstd.c')], check=True)
+    raw = os.path.join(DATA, 'zstd-input.raw')
+    with open(src, 'rb') as f, open(raw, 'wb') as o:
+        o.write(f.read(256 << 20))
+    rows = []
+    for level in ('1', '3'):
+        z = os.path.join(DATA, 'zstd-input.%s.zst' % level)
+        subprocess.run(['zstd', '-q', '-f', '-' + level, raw, '-o', z], check=True)
+        ours, _, _ = measure([unzstd, z], a.runs)
+        theirs, _, _ = measure(['zstd', '-q', '-d', '-c', z], a.runs)
+        rows.append((level, os.path.getsize(raw), ours, theirs))
+        print('zstd level', level, ours, theirs, flush=True)
+    return rows
 
 
 def main():
@@ -69,7 +111,7 @@ def main():
     ap.add_argument('--no-perf', action='store_true', help='skip the perf commands (slow)')
     ap.add_argument('--perf-runs', type=int, default=3, help='runs of each perf command (they are slow)')
     a = ap.parse_args()
-    subprocess.run(['cc', '-O2', '-o', WALK, os.path.join(HERE, 'walk.c')], check=True)
+    with_zstd = build_walk()
     have_perf = shutil.which('perf') and not a.no_perf
     inputs = [('system-g.data', a.mb, ['-a', '-g', '-F', '4999']),
               ('dwarf.data', max(1, a.mb * 6 // 10), ['-a', '--call-graph', 'dwarf,4096', '-F', '999']),
@@ -82,7 +124,11 @@ def main():
         if not os.path.exists(path):
             continue
         size = os.path.getsize(path)
-        nrec = count_records(path)
+        nrec, nsamples = count_records(path)
+        decoded = stat_samples(path)
+        if decoded != nsamples:  # nothing that skips data may post a time
+            print(f'{name}: perfdata stat decoded {decoded} samples, the floor walk counted {nsamples}',
+                  file=sys.stderr)
         for cmd in (['cat', path], [PERFDATA, 'stat', path]):  # warm the cache
             subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         pairs = [('raw record walk (floor)', [WALK, path], None),
@@ -96,16 +142,17 @@ def main():
             if floor is None:
                 floor = t
             row = {'input': name, 'size': size, 'records': nrec, 'what': label, 'time': t, 'rss': rss,
-                   'vs_floor': t / floor if floor else 0}
+                   'vs_floor': t / floor if floor else 0, 'samples_ok': decoded == nsamples,
+                   'zstd_floor': with_zstd}
             if theirs and have_perf:
                 pt, prss, _ = measure(theirs, max(1, min(a.runs, a.perf_runs)))
                 row.update(perf=pt, perf_rss=prss, speedup=pt / t if t else 0, rss_ratio=prss / rss if rss else 0)
             rows.append(row)
             print(row, flush=True)
-    write_results(rows, a)
+    write_results(rows, zstd_rows(a), a)
 
 
-def write_results(rows, a):
+def write_results(rows, zrows, a):
     lines = ['# Benchmark results', '',
              f'Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; '
              f'{datetime.date.today().isoformat()}. Warm page cache; median of {a.runs} runs '
@@ -119,6 +166,19 @@ def write_results(rows, a):
             if 'perf' in r else ' | | | '
         lines.append(f"| {r['input']} | {r['size'] >> 20} MiB | {r['records']} | {r['what']} | {r['time']:.3f} s | "
                      f"{mbs:.0f} | {rps / 1e6:.2f} M | {r['rss'] // 1024} MiB | {r['vs_floor']:.1f} | {perf} |")
+    bad = sorted({r['input'] for r in rows if not r['samples_ok']})
+    lines += ['', 'Sample counts: ' + ('`perfdata stat` decoded as many samples as the floor walk counted on every input'
+                                        if not bad else 'MISMATCH on ' + ', '.join(bad)) +
+              ('; the -z floor decompresses with libzstd and walks the records inside.' if rows and rows[0]['zstd_floor']
+               else '; libzstd-dev was not installed, so the -z floor did not decompress.')]
+    if zrows:
+        lines += ['', '## zstd decoder', '',
+                  'The header\'s decoder (`bench/unzstd.c`, streaming into a 1 MiB buffer) against `zstd -d -c >/dev/null` '
+                  'on the same frames: the first 256 MiB of system-g.data compressed by the zstd command.', '',
+                  '| level | decoded | perfdata.h | zstd -d | ours / theirs (speed) |', '|---|---:|---:|---:|---:|']
+        for level, n, ours, theirs in zrows:
+            lines.append(f'| {level} | {n >> 20} MiB | {n / (1 << 20) / ours:.0f} MB/s | {n / (1 << 20) / theirs:.0f} MB/s | '
+                         f'{theirs / ours:.2f} |')
     open(os.path.join(HERE, 'RESULTS.md'), 'w').write('\n'.join(lines) + '\n')
 
 

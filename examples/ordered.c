@@ -24,13 +24,17 @@ int main(int argc, char **argv) {
     if (perfdata_open(&f, buf, len, events, 512, &err) != PERFDATA_OK) return 1;
     cap = perfdata_ordered_window_hint(&f) + 1;
     window = malloc(cap * sizeof *window);
+    if (!window) return 1;
     perfdata_cursor_init(&f, &cur);
     perfdata_ordered_init(&order, &cur, window, cap);
     for (;;) {
         perfdata_status st = perfdata_ordered_next(&f, &order, &rec, &err);
         if (st == PERFDATA_ERR_NO_SPACE && err.record_type != PERFDATA_RECORD_HEADER_ATTR) { /* a round needs more room */
             perfdata_order_entry *bigger = malloc(err.needed * 2 * sizeof *bigger);
-            if (!bigger || perfdata_ordered_grow(&order, bigger, err.needed * 2, NULL) != PERFDATA_OK) return 1;
+            if (!bigger || perfdata_ordered_grow(&order, bigger, err.needed * 2, NULL) != PERFDATA_OK) {
+                free(bigger);
+                break; /* out of memory: err.code is not END, so the exit status says so */
+            }
             free(window);
             window = bigger;
             continue;
@@ -45,7 +49,7 @@ int main(int argc, char **argv) {
             perfdata_mmap m;
             if (perfdata_decode_mmap(&f, &rec, &m, NULL) == PERFDATA_OK)
                 printf("%llu mmap %d: %#llx-%#llx %.*s\n", (unsigned long long)perfdata_record_time(&f, &rec),
-                       (int)m.pid, (unsigned long long)m.addr, (unsigned long long)(m.addr + m.len), (int)m.filename.n,
+                       (int)m.pid, (unsigned long long)m.addr, (unsigned long long)m.addr + m.len, (int)m.filename.n,
                        (const char *)m.filename.p);
         }
     }

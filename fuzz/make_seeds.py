@@ -65,10 +65,60 @@ def feature_sections(b):
     return out
 
 
+def chunk_payloads(b):
+    """The zstd bytes of every COMPRESSED record of a little-endian file."""
+    h = header(b)
+    if not h or h[0] != '<' or h[1]:
+        return b''
+    f = h[2]
+    pos, end, out = f['d_off'], f['d_off'] + f['d_sz'], b''
+    while pos + 8 <= end:
+        typ, _, size = struct.unpack('<IHH', b[pos:pos + 8])
+        if size < 8:
+            break
+        if typ == 81:
+            out += b[pos + 8:pos + size]
+        pos += size
+    return out
+
+
+def compressed_seeds(small):
+    """fuzz_compressed: the -z recordings; fuzz_zstd: frames made by the zstd
+    command line (first byte: chunking selector) and a perf chunk stream."""
+    for n in ('zstd.data', 'pipe-zstd.data'):
+        if n in small:
+            put('fuzz_compressed', n, small[n])
+    text = b''.join(b'line %d: the quick brown fox jumps over the lazy dog\n' % i for i in range(300))
+    rnd = bytes((i * 2654435761 >> 13) & 0xff for i in range(3000))
+    with tempfile.TemporaryDirectory() as t:
+        for name, payload, args in (('text-1', text, ['-1']), ('text-19', text, ['-19']),
+                                    ('text-nocheck', text, ['-3', '--no-check']), ('random', rnd, ['-3']),
+                                    ('empty', b'', ['-3']), ('rle', b'a' * 5000, ['-1']),
+                                    ('window-1k', text, ['-3', '--zstd=wlog=10'])):
+            src = os.path.join(t, name)
+            with open(src, 'wb') as f:
+                f.write(payload)
+            r = subprocess.run(['zstd', '-q', '-f'] + args + [src, '-o', src + '.zst'], capture_output=True)
+            if r.returncode != 0:
+                print('skipped', name, '(no zstd command?)', file=sys.stderr)
+                continue
+            with open(src + '.zst', 'rb') as f:
+                z = f.read()
+            put('fuzz_zstd', name, bytes([0x05]) + z)
+            put('fuzz_zstd', name + '-bytewise', bytes([0x40]) + z)
+    put('fuzz_zstd', 'skippable', bytes([0x11]) + struct.pack('<II', 0x184D2A50, 4) + b'skip')
+    if 'zstd.data' in small:
+        put('fuzz_zstd', 'perf-chunks', bytes([0x83]) + chunk_payloads(small['zstd.data']))
+
+
 def main():
+    if sys.argv[1:] == ['compressed']:  # only the seeds of the zstd targets
+        compressed_seeds(dict(fixtures()))
+        return
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
     small = dict(fixtures())
+    compressed_seeds(small)
     # fuzz_file: every small recording, plus edge inputs
     for n, b in small.items():
         put('fuzz_file', n, b)

@@ -89,7 +89,7 @@ static void append_frame(collapse_ctx *c, size_t *pos, const char *name, const c
     if (*pos) c->buf[(*pos)++] = ';';
     for (i = 0; name[i]; i++) {
         char ch = name[i];
-        if (ch == '(' && strncmp(name + i, "(anonymous namespace)", 21)) depth = 1; /* drop "(args...)" to the end */
+        if (ch == '(' && strncmp(name + i, "(anonymous namespace)", 21) != 0) depth = 1; /* drop "(args...)" to the end */
         if (depth) continue;
         if (ch == '"' || ch == '\'') continue;
         c->buf[(*pos)++] = ch == ';' ? ':' : ch;
@@ -107,7 +107,7 @@ static const char *frame_name(collapse_ctx *c, pd_thread *t, unsigned cpumode, u
     pd_sym_resolve(&c->sym, &c->st, t, cpumode, ip, &r);
     *kernel = r.kernel;
     if (r.sym) return r.sym;
-    if (r.dso && strcmp(r.dso, "[unknown]")) {
+    if (r.dso && strcmp(r.dso, "[unknown]") != 0) {
         snprintf(tmp, tmplen, "[%s]", r.dso[0] == '[' ? r.dso + 1 : r.dso);
         if (r.dso[0] == '[' && strlen(tmp) >= 2 && tmp[strlen(tmp) - 1] == ']' && tmp[strlen(tmp) - 2] == ']')
             tmp[strlen(tmp) - 1] = 0;

@@ -96,7 +96,7 @@ static void print_lbr_callchain(const perfdata_sample *s) {
         if (perfdata_u64s_at(&s->callchain, i) == PERFDATA_CONTEXT_USER) break;
     if (i == nr || !s->branch_stack.nr) return;
     k = i + 1;
-    printf("... LBR call chain: nr:%llu\n", (U64)(k + s->branch_stack.nr + 1));
+    printf("... LBR call chain: nr:%llu\n", (U64)k + s->branch_stack.nr + 1);
     for (i = 0; i < k; i++) printf("..... %2d: %016llx\n", (int)i, (U64)perfdata_u64s_at(&s->callchain, i));
     e = perfdata_branch_at(&s->branch_stack, 0);
     printf("..... %2d: %016llx\n", (int)k, (U64)e.to);
@@ -539,7 +539,7 @@ int pd_cmd_dump(int argc, char **argv) {
     if (pd_session_open(&s, path) != 0) return 1;
     d.s = &s;
     d.f = &s.file;
-    s.inflate.failed = no_decompress; /* the walk then yields the chunks themselves */
+    s.no_decompress = no_decompress; /* the walk then yields the chunks themselves */
     d.arch = s.arch;
     if (d.show_header) pd_print_header(&s);
     rc = ordered ? pd_session_walk_ordered(&s, (pd_record_fn)dump_record, &d)

@@ -384,7 +384,7 @@ static void print_feature(info_ctx *c, unsigned feat, perfdata_view sec) {
     case PERFDATA_FEAT_CLOCKID:
         u = 0;
         perfdata_decode_feat_u64(sec, big, &u, NULL);
-        printf("# clockid frequency: %llu MHz\n", (U64)(u * 1000));
+        printf("# clockid frequency: %llu MHz\n", (U64)u * 1000);
         break;
     case PERFDATA_FEAT_DIR_FORMAT:
         /* perf prints the version of the directory it opened, 0 for a file */
@@ -529,7 +529,7 @@ int pd_cmd_info(int argc, char **argv) {
         return 0;
     }
     printf("# data offset    : %llu\n# data size      : %llu\n# feat offset    : %llu\n", (U64)f->data.offset,
-           (U64)f->data.size, (U64)(f->data.offset + f->data.size));
+           (U64)f->data.size, (U64)f->data.offset + f->data.size);
     for (feat = 1; feat < 32; feat++) {
         perfdata_view sec;
         if (perfdata_has_feature(f, feat) && perfdata_feature_section(f, feat, &sec, NULL) == PERFDATA_OK)

@@ -220,7 +220,7 @@ static pd_elf_status section_zero(pd_elf *e, uint64_t shoff, uint64_t *shnum, ui
 }
 
 static pd_elf_status parse_tables(pd_elf *e, pd_elf_error *err) {
-    const layout *L = e->L;
+    const layout *L = e->L ? e->L : &layout64; /* set by parse_ident, which runs first */
     uint64_t phoff = ehdr(e, L->e_phoff, L->word), shoff = ehdr(e, L->e_shoff, L->word);
     uint64_t phnum = ehdr(e, L->e_phnum, 2), shnum = ehdr(e, L->e_shnum, 2), shstrndx = ehdr(e, L->e_shstrndx, 2);
     pd_elf_status st = section_zero(e, shoff, &shnum, &shstrndx, &phnum, err);
@@ -528,16 +528,16 @@ static pd_elf_status map_file(const char *path, void **map, size_t *size, pd_elf
 }
 
 static pd_elf_status open_file(const char *path, int want_symbols, pd_elf **out, pd_elf_error *err) {
-    void *map;
-    size_t size;
+    void *map = NULL;
+    size_t size = 0;
     pd_elf_status st;
     clear_error(err);
     if (!out || !path) return fail(err, PD_ELF_BAD_ARGUMENT, 0, NULL);
     *out = NULL;
     if ((st = map_file(path, &map, &size, err)) != PD_ELF_OK) return st;
-    if ((st = open_mem(map, size, want_symbols, out, err)) != PD_ELF_OK) {
+    if ((st = open_mem(map, size, want_symbols, out, err)) != PD_ELF_OK || !*out) {
         munmap(map, size);
-        return st;
+        return st != PD_ELF_OK ? st : fail(err, PD_ELF_NO_MEMORY, 0, NULL);
     }
     (*out)->mapping = map;
     (*out)->mapping_size = size;
@@ -609,9 +609,9 @@ pd_elf_status pd_elf_map_to_vaddr(const pd_elf *elf, uint64_t map_start, uint64_
 static int build_id_matches(const pd_elf_info *info, const unsigned char *id, size_t n) {
     size_t have = info->build_id_size, i;
     if (!info->build_id || !have || !n) return 0;
-    if (have == n) return !memcmp(info->build_id, id, n);
-    if (n == 20 && have > 20) return !memcmp(info->build_id, id, 20);
-    if (n != 20 || have > 20 || memcmp(info->build_id, id, have)) return 0;
+    if (have == n) return memcmp(info->build_id, id, n) == 0;
+    if (n == 20 && have > 20) return memcmp(info->build_id, id, 20) == 0;
+    if (n != 20 || have > 20 || memcmp(info->build_id, id, have) != 0) return 0;
     for (i = have; i < n; i++) {
         if (id[i]) return 0;
     }
@@ -732,10 +732,10 @@ static void note_failure(finder *f, pd_elf_status st, const pd_elf_error *e) {
 /* Opens one candidate: 1 when it is the file to use (*out set). */
 static int try_candidate(finder *f, const char *path, pd_elf_where where, pd_elf **out, pd_elf_found *found) {
     pd_elf_error e;
-    pd_elf *elf;
+    pd_elf *elf = NULL;
     pd_elf_status st = open_file(path, 1, &elf, &e);
     int by_path = where == PD_ELF_FROM_SYMFS || where == PD_ELF_FROM_PATH;
-    if (st != PD_ELF_OK) { note_failure(f, st, &e); return 0; }
+    if (st != PD_ELF_OK || !elf) { note_failure(f, st, &e); return 0; }
     if ((by_path && !f->id_size) || build_id_matches(&elf->info, f->id, f->id_size)) {
         *out = elf;
         if (found) { snprintf(found->path, sizeof found->path, "%s", path); found->where = where; }
@@ -925,7 +925,7 @@ static pd_elf_status kallsyms_from(char *text, size_t size, pd_kallsyms **out, p
     pd_kallsyms *ks = (pd_kallsyms *)calloc(1, sizeof *ks);
     for (i = 0; i < size; i++) lines += text[i] == '\n';
     text[size] = 0;
-    if (!ks || lines > SIZE_MAX / sizeof *ks->syms || !(ks->syms = (pd_ksym *)malloc(lines * sizeof *ks->syms))) {
+    if (!ks || lines > SIZE_MAX / sizeof(pd_ksym) || !(ks->syms = (pd_ksym *)malloc(lines * sizeof(pd_ksym)))) {
         free(ks); free(text);
         return fail(err, PD_ELF_NO_MEMORY, 0, NULL);
     }

@@ -111,7 +111,7 @@ extern "C" {
     X(PD_ELF_BAD_ARGUMENT, 8, "bad argument")
 
 typedef enum pd_elf_status {
-#define PD_ELF__ENUM(name, value, text) name = value,
+#define PD_ELF__ENUM(name, value, text) name = (value),
     PD_ELF_STATUS_LIST(PD_ELF__ENUM)
 #undef PD_ELF__ENUM
     PD_ELF__STATUS_END

@@ -96,7 +96,7 @@ static int open_streams(pd_input *in, const char *dir, char *err, size_t errlen)
 int pd_input_open(pd_input *in, const char *path, char *err, size_t errlen) {
     struct stat st;
     memset(in, 0, sizeof *in);
-    if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         char p[4200];
         snprintf(p, sizeof p, "%s/data", path);
         in->is_dir = 1;

@@ -205,9 +205,13 @@ static void on_fork(pd_state *st, perfdata_file *f, const perfdata_record *rec) 
     perfdata_task k;
     pd_thread *parent, *child;
     if (perfdata_decode_task(f, rec, &k, NULL) != PERFDATA_OK) return;
-    parent = pd_state_thread(st, (int32_t)k.ppid, (int32_t)k.ptid);
+    pd_state_thread(st, (int32_t)k.ppid, (int32_t)k.ptid);
     child = find_thread(st, (int32_t)k.tid);
     if (!child) child = pd_state_thread(st, (int32_t)k.pid, (int32_t)k.tid);
+    /* Looked up again: adding the child may have moved the table (rehash),
+       and a pointer taken before would dangle (found by clang's analyzer). */
+    parent = find_thread(st, (int32_t)k.ptid);
+    if (!parent || child == parent) return; /* a thread forking itself (hostile input): nothing to inherit */
     child->pid = (int32_t)k.pid;
     if (!child->comm) child->comm = parent->comm;
     maps_put(child->maps);

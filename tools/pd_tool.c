@@ -1,9 +1,8 @@
 /* pd_tool.c - see pd_tool.h. */
+#define PERFDATA_ZSTD
 #define PERFDATA_IMPLEMENTATION
 #include "perfdata.h"
 #include "pd_tool.h"
-#define PD_ZSTD_IMPLEMENTATION
-#include "pd_zstd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +58,7 @@ struct pd_block {
     struct pd_block *next;
     unsigned char *data;
     size_t n;
+    const char *stream;             /* the file its chunks came from */
 };
 
 static void inflate_free(pd_inflate *z) {
@@ -68,106 +68,90 @@ static void inflate_free(pd_inflate *z) {
         free(b->data);
         free(b);
     }
-    free(z->ctx);
+    free(z->zstd);
     free(z->window);
-    free(z->out);
     memset(z, 0, sizeof *z);
 }
 
-/* Decompresses one chunk (continuing the stream) behind whatever partial
-   record the last chunk left, into a new block; returns it or NULL. */
-static struct pd_block *inflate_chunk(pd_session *s, perfdata_view in) {
-    pd_inflate *z = &s->inflate;
-    size_t used = 0, n = 0;
-    struct pd_block *b;
-    if (!z->ctx) {
-        size_t win = 0;
-        if (pd_zstd_window_buffer_size(in.p, in.n, &win) != 0 || !win) return NULL;
-        z->ctx = malloc(sizeof *z->ctx);
-        z->window = malloc(win);
-        if (!z->ctx || !z->window) return NULL;
-        pd_zstd_dctx_init(z->ctx, z->window, win, 0);
-    }
-    for (;;) {
-        size_t consumed = 0, written = 0;
-        int rc;
-        if (z->out_cap - n < (1u << 16)) {
-            size_t cap = z->out_cap ? z->out_cap * 2 : (4u << 20);
-            unsigned char *bigger = realloc(z->out, cap);
-            if (!bigger) return NULL;
-            z->out = bigger;
-            z->out_cap = cap;
-        }
-        rc = pd_zstd_decompress_stream(z->ctx, in.p + used, in.n - used, &consumed, z->out + n, z->out_cap - n, &written);
-        used += consumed;
-        n += written;
-        if (rc < 0) return NULL;
-        if (rc == PD_ZSTD_OUTPUT_FULL) continue;
-        if (used >= in.n) break;
-    }
-    b = calloc(1, sizeof *b);
-    if (!b || !(b->data = malloc(z->left_n + n + 1))) { free(b); return NULL; }
-    if (z->left_n) memcpy(b->data, z->left, z->left_n); /* memcpy from NULL is undefined even for 0 bytes */
-    memcpy(b->data + z->left_n, z->out, n);
-    b->n = z->left_n + n;
+/* A new output buffer of n bytes, kept until the session closes. */
+static unsigned char *inflate_block(pd_inflate *z, size_t n) {
+    struct pd_block *b = calloc(1, sizeof *b);
+    if (!b || !(b->data = malloc(n))) { free(b); return NULL; }
+    b->n = n;
+    b->stream = z->stream;
     b->next = z->blocks;
     z->blocks = b;
-    z->left_n = 0;
-    return b;
+    return b->data;
+}
+
+/* Sets up perfdata_inflate over cursor c. keep: append every chunk's output
+   (ordered walks); else one buffer is reused. Without compressed records or
+   with --no-decompress, the chunks (if any) are yielded as they are. */
+static void inflate_start(pd_session *s, perfdata_cursor *c, int keep, const char *stream) {
+    pd_inflate *z = &s->inflate;
+    size_t win = 0, cap;
+    unsigned char *buf = NULL;
+    if (!z->sizes.compressed) perfdata_inflate_measure(&s->file, c, &z->sizes, NULL);
+    if (z->sizes.compressed && !s->no_decompress && !z->zstd &&
+        perfdata_zstd_window_buffer_size(z->sizes.first_chunk.p, z->sizes.first_chunk.n, &win) == 0 && win) {
+        z->zstd = malloc(sizeof(perfdata_zstd_dctx));
+        z->window = malloc(win);
+        z->window_size = win;
+    }
+    /* A fresh stream (each data.N of a directory has its own). */
+    if (z->zstd && z->window) perfdata_zstd_dctx_init((perfdata_zstd_dctx *)z->zstd, z->window, z->window_size, 0);
+    /* Generous: a writer may put more than mmap_len into one chunk. */
+    z->stream = stream;
+    cap = (size_t)z->sizes.buffer * 2 + (keep ? (16u << 20) : 0);
+    if (z->zstd && z->window) buf = inflate_block(z, cap);
+    perfdata_inflate_init(&z->z, c, &z->sizes, buf, buf ? cap : 0, buf ? perfdata_zstd_chunk : NULL, z->zstd);
+    z->z.keep = keep;
+    if (z->sizes.compressed && !s->no_decompress && !buf) {
+        fprintf(stderr, "perfdata: %s: cannot set up decompression (bad first chunk or out of memory); "
+                        "compressed records are skipped\n", s->path);
+        z->reported = 1;
+    }
+}
+
+/* Before each ordered step: a fresh buffer when the current one is full. */
+static void inflate_make_room(pd_session *s) {
+    pd_inflate *z = &s->inflate;
+    size_t need = perfdata_inflate_room_needed(&z->z);
+    unsigned char *buf;
+    if (!need || z->z.failed) return;
+    need = need > (16u << 20) ? need : (16u << 20);
+    buf = inflate_block(z, need);
+    if (!buf || perfdata_inflate_set_buffer(&z->z, buf, need, NULL) != PERFDATA_OK) z->z.failed = 1;
+}
+
+/* Says once why the records of later chunks are missing. */
+static void inflate_check(pd_session *s) {
+    pd_inflate *z = &s->inflate;
+    if (!z->z.failed || z->reported || s->no_decompress || !z->sizes.compressed) return;
+    z->reported = 1;
+    fprintf(stderr, "perfdata: %s: %s at 0x%llx; the records of later chunks are skipped\n", s->path,
+            z->z.error.message, (unsigned long long)z->z.error.offset);
 }
 
 /* The record source of every walk: the cursor's records, and after each
-   COMPRESSED chunk the records decompressed from it (reported at the
-   chunk's offset, as perf does). */
+   COMPRESSED chunk the records decompressed from it (at the chunk's offset,
+   as perf reports them). */
 static perfdata_status next_record(void *user, perfdata_file *f, perfdata_cursor *c, perfdata_record *rec,
                                    perfdata_error *err) {
     pd_session *s = (pd_session *)user;
-    pd_inflate *z = &s->inflate;
     perfdata_status st;
-    for (;;) {
-        if (z->inner_active) {
-            st = perfdata_next_record(f, &z->inner, rec, err);
-            if (st == PERFDATA_OK) {
-                rec->offset = z->outer_offset;
-                return st;
-            }
-            z->inner_active = 0;
-            if (st == PERFDATA_ERR_TRUNCATED && z->inner.pos < z->inner.range.n) {
-                z->left = z->inner.range.p + z->inner.pos; /* completed by the next chunk */
-                z->left_n = z->inner.range.n - z->inner.pos;
-            } else if (st != PERFDATA_END) {
-                return st;
-            }
-        }
-        if (z->expanded_last) {
-            z->expanded_last = 0;
-            z->inner_active = 1;
-            continue;
-        }
-        st = perfdata_next_record(f, c, rec, err);
-        if (st != PERFDATA_OK) return st;
-        if ((rec->type == PERFDATA_RECORD_COMPRESSED || rec->type == PERFDATA_RECORD_COMPRESSED2) && !z->failed) {
-            perfdata_compressed cz;
-            struct pd_block *b = NULL;
-            if (perfdata_decode_compressed(f, rec, &cz, NULL) == PERFDATA_OK) b = inflate_chunk(s, cz.data);
-            if (!b) {
-                z->failed = 1;
-                fprintf(stderr, "perfdata: %s: could not decompress the chunk at 0x%llx; its records are skipped\n",
-                        s->path, (unsigned long long)rec->offset);
-            } else {
-                perfdata_cursor_init_range(&z->inner, b->data, b->n, rec->offset, rec->big_endian);
-                z->inner.register_attrs = c->register_attrs;
-                z->inner.update_events = c->update_events;
-                z->outer_offset = rec->offset;
-                z->expanded_last = 1; /* the chunk itself first, then what is inside */
-            }
-        }
-        return st;
+    if (s->inflate.z.keep) inflate_make_room(s);
+    st = perfdata_inflate_source(&s->inflate.z, f, c, rec, err);
+    if (st == PERFDATA_ERR_MALFORMED && s->inflate.z.failed && !s->inflate.reported) {
+        inflate_check(s);
+        return PERFDATA_OK; /* reported; the chunk record itself is fine */
     }
+    inflate_check(s);
+    return st;
 }
 
 int pd_session_decompressed(const pd_session *s, const perfdata_record *rec) {
-    return (rec->type == PERFDATA_RECORD_COMPRESSED || rec->type == PERFDATA_RECORD_COMPRESSED2) && !s->inflate.failed;
+    return perfdata_inflate_expands(&s->inflate.z, rec) && s->inflate.z.decompress;
 }
 
 void pd_session_close(pd_session *s) {
@@ -219,11 +203,13 @@ int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx) {
     if (s->file.flags & PERFDATA_FILE_DATA_SIZE_ZERO)
         fprintf(stderr, "perfdata: %s: the header's data size is 0 (was perf record interrupted?); "
                         "like perf, no records are read\n", s->path);
+    inflate_start(s, &c, 0, NULL);
     rc = walk_cursor(s, &c, s->input.is_dir ? s->input.main.path : s->path, fn, ctx);
     for (i = 0; i < s->input.nr_streams; i++) {
         const pd_map *m = &s->input.streams[i];
         if (!m->size) continue;
         perfdata_cursor_init_range(&c, m->data, m->size, 0, (s->file.flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
+        inflate_start(s, &c, 0, NULL);
         rc |= walk_cursor(s, &c, m->path, fn, ctx);
     }
     return rc;
@@ -255,12 +241,15 @@ void pd_print_header(pd_session *s) {
 
 /* Which file of a directory a record's bytes are in. */
 static const char *stream_of(const pd_session *s, const perfdata_record *rec, const char *fallback) {
+    const struct pd_block *b;
     size_t i;
     if (!s->input.is_dir) return fallback;
     for (i = 0; i < s->input.nr_streams; i++) {
         const pd_map *m = &s->input.streams[i];
         if (m->size && rec->bytes.p >= m->data && rec->bytes.p < m->data + m->size) return m->path;
     }
+    for (b = s->inflate.blocks; b; b = b->next) /* decompressed */
+        if (rec->bytes.p >= b->data && rec->bytes.p < b->data + b->n) return b->stream ? b->stream : fallback;
     return s->input.main.path;
 }
 
@@ -284,6 +273,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
     window = malloc(cap * sizeof *window);
     if (!window) { fprintf(stderr, "perfdata: out of memory\n"); return 1; }
     perfdata_ordered_init(&o, &c, window, cap);
+    inflate_start(s, &c, 1, name);
     o.source = next_record;
     o.source_user = s;
     o.hold_end = s->input.nr_streams > 0;
@@ -309,6 +299,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
                 const pd_map *m = &s->input.streams[stream++];
                 perfdata_cursor_init_range(&c, m->data, m->size, 0, (s->file.flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
                 name = m->path;
+                inflate_start(s, &c, 1, name);
             }
             if (stream >= s->input.nr_streams) o.hold_end = 0;
             continue;

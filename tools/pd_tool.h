@@ -7,21 +7,20 @@
 #include "perfdata.h"
 #include "pd_file.h"
 
-/* Records inside COMPRESSED/COMPRESSED2 chunks: one zstd stream runs
-   through all of them; a record may span two chunks. Every decompressed
-   block is kept until the session closes, since the reorder queue holds
-   records that point into them. */
+/* Records inside COMPRESSED/COMPRESSED2 chunks, by perfdata_inflate and the
+   header's zstd decoder. An ordered walk keeps every decompressed block
+   until the session closes (the reorder queue holds records that point into
+   them); a plain walk reuses one buffer. */
+struct pd_block;
 typedef struct pd_inflate {
-    struct pd_zstd_dctx *ctx;
+    perfdata_inflate z;
+    perfdata_inflate_sizes sizes;
+    void *zstd;                     /* perfdata_zstd_dctx */
     unsigned char *window;
-    struct pd_block *blocks;
-    perfdata_cursor inner;
-    int inner_active, failed, expanded_last;
-    uint64_t outer_offset;          /* perf prints inner records at the chunk's offset */
-    const unsigned char *left;      /* a partial record at the end of the last block */
-    size_t left_n;
-    unsigned char *out;             /* scratch for one chunk's output */
-    size_t out_cap;
+    size_t window_size;
+    struct pd_block *blocks;        /* every output buffer, newest first */
+    const char *stream;             /* the data.N file being read (ordered walks) */
+    int reported;                   /* the stream's failure was reported */
 } pd_inflate;
 
 typedef struct pd_session {
@@ -32,6 +31,7 @@ typedef struct pd_session {
     const char *path;
     char arch[64];
     pd_inflate inflate;
+    int no_decompress;              /* yield chunks undecoded (dump --no-decompress) */
 } pd_session;
 
 typedef void (*pd_record_fn)(void *ctx, const perfdata_record *rec, const char *file_name);

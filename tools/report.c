@@ -430,13 +430,13 @@ int pd_cmd_report(int argc, char **argv) {
     }
     rc = pd_session_walk_ordered(&s, on_record, &r);
     if (r.overview) fclose(r.overview);
-    sorted = malloc((r.n ? r.n : 1) * sizeof *sorted);
+    sorted = malloc((r.n ? r.n : 1) * sizeof(entry *));
     if (!sorted) abort();
     for (i = 0; i < r.cap; i++)
         if (r.table[i].used) sorted[n++] = &r.table[i];
     memcpy(g_keys, r.keys, sizeof g_keys);
     g_nkeys = r.nkeys;
-    qsort(sorted, n, sizeof *sorted, by_period);
+    qsort(sorted, n, sizeof(entry *), by_period);
     printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
     printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)r.lost_samples);
     for (ev = 0; ev < s.file.nr_events && ev < r.nev; ev++)

@@ -167,17 +167,24 @@ int pd_cmd_stat(int argc, char **argv) {
     }
     if (!path) { fprintf(stderr, "usage: perfdata stat [--csv DIR] FILE\n"); return 2; }
     if (pd_session_open(&s, path) != 0) return 1;
-    c.s = &s;
     c.nev = s.file.cap_events ? s.file.cap_events : 1;
     c.ev_samples = calloc(c.nev, sizeof *c.ev_samples);
     c.ev_lost_samples = calloc(c.nev, sizeof *c.ev_lost_samples);
-    if (!c.ev_samples || !c.ev_lost_samples) { fprintf(stderr, "perfdata: out of memory\n"); return 1; }
+    if (!c.ev_samples || !c.ev_lost_samples) {
+        fprintf(stderr, "perfdata: out of memory\n");
+        free(c.ev_samples);
+        free(c.ev_lost_samples);
+        pd_session_close(&s);
+        return 1;
+    }
+    c.s = &s;
     rc = pd_session_walk(&s, on_record, &c);
     print_perf_table(&c);
     if (!quiet) print_extra(&c);
     if (csv) rc |= write_csv(&c, csv);
     free(c.ev_samples);
     free(c.ev_lost_samples);
+    c.s = NULL; /* c is static, s is not */
     pd_session_close(&s);
     return rc;
 }

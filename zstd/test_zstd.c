@@ -1,4 +1,4 @@
-/* test_zstd.c - tests for pd_zstd.h
+/* test_zstd.c - tests for the zstd decoder in perfdata.h (PERFDATA_ZSTD)
  *
  *   test_zstd FILE.zst EXPECTED     decode one-shot + streaming (several chunkings), compare
  *   test_zstd --perf FILE.data      stream-decode COMPRESSED/COMPRESSED2 records, check records
@@ -8,8 +8,9 @@
  *   test_zstd --bench FILE.zst N    decode N times, print MB/s
  * Every mode prints "N passed, N failed" last and exits 1 on failure.
  */
-#define PD_ZSTD_IMPLEMENTATION
-#include "pd_zstd.h"
+#define PERFDATA_ZSTD
+#define PERFDATA_IMPLEMENTATION
+#include "perfdata.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,26 +48,26 @@ static int finish(void) {
  * Window buffer sized from the largest frame window in src (walks frames via one-shot info). */
 static int stream_decode(const unsigned char *src, size_t n, size_t chunk, size_t ocap, unsigned char *dst,
                          size_t dst_cap, size_t *dst_len, size_t win_size, unsigned flags) {
-    pd_zstd_dctx *c = (pd_zstd_dctx *)malloc(sizeof *c);
+    perfdata_zstd_dctx *c = (perfdata_zstd_dctx *)malloc(sizeof *c);
     unsigned char *win = (unsigned char *)malloc(win_size ? win_size : 1);
     unsigned char *obuf = (unsigned char *)malloc(ocap);
     size_t ip = 0, op = 0;
-    int r = PD_ZSTD_OK;
-    pd_zstd_dctx_init(c, win, win_size, flags);
+    int r = PERFDATA_ZSTD_OK;
+    perfdata_zstd_dctx_init(c, win, win_size, flags);
     for (;;) {
         size_t give = n - ip < chunk ? n - ip : chunk, used = 0, wr = 0;
-        r = pd_zstd_decompress_stream(c, src + ip, give, &used, obuf, ocap, &wr);
-        if (wr > dst_cap - op) { r = PD_ZSTD_E_DST_TOO_SMALL; break; }
+        r = perfdata_zstd_decompress_stream(c, src + ip, give, &used, obuf, ocap, &wr);
+        if (wr > dst_cap - op) { r = PERFDATA_ZSTD_E_DST_TOO_SMALL; break; }
         memcpy(dst + op, obuf, wr);
         op += wr;
         ip += used;
         if (r < 0) break;
-        if (r == PD_ZSTD_OUTPUT_FULL) continue;
+        if (r == PERFDATA_ZSTD_OUTPUT_FULL) continue;
         if (used != give) { r = -100; break; } /* must consume all when not output-full */
         if (ip == n) {
             /* drain */
-            while (r == PD_ZSTD_OUTPUT_FULL) {
-                r = pd_zstd_decompress_stream(c, 0, 0, &used, obuf, ocap, &wr);
+            while (r == PERFDATA_ZSTD_OUTPUT_FULL) {
+                r = perfdata_zstd_decompress_stream(c, 0, 0, &used, obuf, ocap, &wr);
                 memcpy(dst + op, obuf, wr);
                 op += wr;
             }
@@ -82,11 +83,11 @@ static size_t max_window_need(const unsigned char *src, size_t n) {
     /* walk frames: use one-shot decoder per frame is overkill; parse headers + blocks */
     size_t ip = 0, best = 0;
     while (ip < n) {
-        pd_zstd_frame_info fi;
+        perfdata_zstd_frame_info fi;
         size_t need = 0;
-        if (pd_zstd_get_frame_info(src + ip, n - ip, &fi) != 0) break;
+        if (perfdata_zstd_get_frame_info(src + ip, n - ip, &fi) != 0) break;
         if (fi.skippable) { ip += 8 + (size_t)fi.content_size; continue; }
-        if (pd_zstd_window_buffer_size(src + ip, n - ip, &need) == 0 && need > best) best = need;
+        if (perfdata_zstd_window_buffer_size(src + ip, n - ip, &need) == 0 && need > best) best = need;
         ip += fi.header_size;
         for (;;) {
             unsigned bh;
@@ -108,7 +109,7 @@ static int mode_compare(const char *zpath, const char *rpath) {
     unsigned char *z = read_file(zpath, &zn), *ref = read_file(rpath, &rn);
     size_t cap = rn + 64;
     unsigned char *out = (unsigned char *)malloc(cap);
-    void *ws = malloc(PD_ZSTD_WORKSPACE_SIZE);
+    void *ws = malloc(PERFDATA_ZSTD_WORKSPACE_SIZE);
     int64_t r;
     char d[256];
     static const size_t chunks[] = {1, 3, 17, 4096, 65536, (size_t)-1};
@@ -118,18 +119,18 @@ static int mode_compare(const char *zpath, const char *rpath) {
 
     for (fl = 0; fl < 2; fl++) {
         memset(out, 0xAA, cap);
-        r = pd_zstd_decompress_flags(out, cap, z, zn, ws, PD_ZSTD_WORKSPACE_SIZE, fl);
-        snprintf(d, sizeof d, "%s oneshot flags=%u r=%lld (%s)", zpath, fl, (long long)r, r < 0 ? pd_zstd_error_name((int)r) : "");
+        r = perfdata_zstd_decompress_flags(out, cap, z, zn, ws, PERFDATA_ZSTD_WORKSPACE_SIZE, fl);
+        snprintf(d, sizeof d, "%s oneshot flags=%u r=%lld (%s)", zpath, fl, (long long)r, r < 0 ? perfdata_zstd_error_name((int)r) : "");
         check(r >= 0 && (size_t)r == rn && memcmp(out, ref, rn) == 0, "compare", d);
     }
     /* exact dst capacity must work; one less must fail */
-    r = pd_zstd_decompress(out, rn, z, zn, ws, PD_ZSTD_WORKSPACE_SIZE);
+    r = perfdata_zstd_decompress(out, rn, z, zn, ws, PERFDATA_ZSTD_WORKSPACE_SIZE);
     snprintf(d, sizeof d, "%s oneshot exact cap r=%lld", zpath, (long long)r);
     check(r >= 0 && (size_t)r == rn, "compare", d);
     if (rn > 0) {
-        r = pd_zstd_decompress(out, rn - 1, z, zn, ws, PD_ZSTD_WORKSPACE_SIZE);
+        r = perfdata_zstd_decompress(out, rn - 1, z, zn, ws, PERFDATA_ZSTD_WORKSPACE_SIZE);
         snprintf(d, sizeof d, "%s oneshot cap-1 r=%lld", zpath, (long long)r);
-        check(r == PD_ZSTD_E_DST_TOO_SMALL, "compare", d);
+        check(r == PERFDATA_ZSTD_E_DST_TOO_SMALL, "compare", d);
     }
     for (i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
         size_t ch = chunks[i], oc = ocaps[i % 4];
@@ -137,10 +138,10 @@ static int mode_compare(const char *zpath, const char *rpath) {
         if (ch == 1 && zn > 300000) continue; /* keep 1-byte feeding for small inputs */
         if (oc == 1 && rn > 300000) oc = 4093;
         memset(out, 0xAA, cap);
-        sr = stream_decode(z, zn, ch, oc, out, cap, &outn, wneed, i & 1 ? PD_ZSTD_F_SKIP_CHECKSUM : 0);
+        sr = stream_decode(z, zn, ch, oc, out, cap, &outn, wneed, i & 1 ? PERFDATA_ZSTD_F_SKIP_CHECKSUM : 0);
         snprintf(d, sizeof d, "%s stream chunk=%zu ocap=%zu win=%zu r=%d (%s) out=%zu/%zu", zpath, ch, oc, wneed, sr,
-                 pd_zstd_error_name(sr), outn, rn);
-        check(sr == PD_ZSTD_OK && outn == rn && memcmp(out, ref, rn) == 0, "compare", d);
+                 perfdata_zstd_error_name(sr), outn, rn);
+        check(sr == PERFDATA_ZSTD_OK && outn == rn && memcmp(out, ref, rn) == 0, "compare", d);
     }
     free(z); free(ref); free(out); free(ws);
     return finish();
@@ -159,7 +160,7 @@ static uint32_t rd16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t
 static int perf_decode(const char *path, const unsigned char *f, size_t fn, size_t feed, size_t *nrec_out,
                        size_t *nchunks_out, size_t *total_out) {
     size_t pos, end, nchunks = 0;
-    pd_zstd_dctx *c = (pd_zstd_dctx *)malloc(sizeof *c);
+    perfdata_zstd_dctx *c = (perfdata_zstd_dctx *)malloc(sizeof *c);
     unsigned char *win = 0;
     size_t win_cap = 0, out_cap = 1 << 20, out_len = 0;
     unsigned char *out = (unsigned char *)malloc(out_cap);
@@ -189,11 +190,11 @@ static int perf_decode(const char *path, const unsigned char *f, size_t fn, size
             nchunks++;
             if (!inited) {
                 size_t need = 0;
-                int wr = pd_zstd_window_buffer_size(body, bn, &need);
-                if (wr != 0) { fprintf(stderr, "%s: window size: %s\n", path, pd_zstd_error_name(wr)); r = -1; break; }
+                int wr = perfdata_zstd_window_buffer_size(body, bn, &need);
+                if (wr != 0) { fprintf(stderr, "%s: window size: %s\n", path, perfdata_zstd_error_name(wr)); r = -1; break; }
                 win_cap = need;
                 win = (unsigned char *)malloc(win_cap);
-                pd_zstd_dctx_init(c, win, win_cap, 0);
+                perfdata_zstd_dctx_init(c, win, win_cap, 0);
                 inited = 1;
             }
             while (ip < bn) {
@@ -202,11 +203,11 @@ static int perf_decode(const char *path, const unsigned char *f, size_t fn, size
                     out_cap *= 2;
                     out = (unsigned char *)realloc(out, out_cap);
                 }
-                r = pd_zstd_decompress_stream(c, body + ip, give, &used, out + out_len, out_cap - out_len, &w);
+                r = perfdata_zstd_decompress_stream(c, body + ip, give, &used, out + out_len, out_cap - out_len, &w);
                 out_len += w;
                 ip += used;
                 if (r < 0) {
-                    snprintf(d, sizeof d, "%s chunk %zu: %s", path, nchunks, pd_zstd_error_name(r));
+                    snprintf(d, sizeof d, "%s chunk %zu: %s", path, nchunks, perfdata_zstd_error_name(r));
                     check(0, "perf", d);
                     break;
                 }
@@ -262,14 +263,14 @@ static int mode_hostile(const char *zpath, int iters) {
     unsigned char *m = (unsigned char *)malloc(zn + 16);
     size_t cap = 4 << 20;
     unsigned char *out = (unsigned char *)malloc(cap);
-    void *ws = malloc(PD_ZSTD_WORKSPACE_SIZE);
+    void *ws = malloc(PERFDATA_ZSTD_WORKSPACE_SIZE);
     size_t wneed = max_window_need(z, zn);
     int it, crashes = 0;
     if (wneed > (64u << 20)) wneed = 64u << 20;
     if (wneed < 1024) wneed = 1024;
     /* truncations: must never succeed with a complete result unless prefix is whole */
     for (i = 0; i < zn; i += (zn > 2000 ? zn / 500 : 1)) {
-        int64_t r = pd_zstd_decompress(out, cap, z, i, ws, PD_ZSTD_WORKSPACE_SIZE);
+        int64_t r = perfdata_zstd_decompress(out, cap, z, i, ws, PERFDATA_ZSTD_WORKSPACE_SIZE);
         (void)r;
     }
     for (it = 0; it < iters; it++) {
@@ -284,7 +285,7 @@ static int mode_hostile(const char *zpath, int iters) {
             }
         }
         if (rnd() % 4 == 0 && zn) len = rnd() % zn;
-        (void)pd_zstd_decompress(out, cap, m, len, ws, PD_ZSTD_WORKSPACE_SIZE);
+        (void)perfdata_zstd_decompress(out, cap, m, len, ws, PERFDATA_ZSTD_WORKSPACE_SIZE);
         (void)stream_decode(m, len, 1 + rnd() % 5000, 1 + rnd() % 70000, out, cap, &outn, wneed, 0);
     }
     check(crashes == 0, "hostile", zpath);
@@ -297,13 +298,13 @@ static int mode_expect_error(const char *zpath) {
     unsigned char *z = read_file(zpath, &zn);
     size_t cap = 16 << 20;
     unsigned char *out = (unsigned char *)malloc(cap);
-    void *ws = malloc(PD_ZSTD_WORKSPACE_SIZE);
-    int64_t r = pd_zstd_decompress(out, cap, z, zn, ws, PD_ZSTD_WORKSPACE_SIZE);
+    void *ws = malloc(PERFDATA_ZSTD_WORKSPACE_SIZE);
+    int64_t r = perfdata_zstd_decompress(out, cap, z, zn, ws, PERFDATA_ZSTD_WORKSPACE_SIZE);
     int sr = stream_decode(z, zn, 4096, 65536, out, cap, &outn, 1 << 24, 0);
     char d[256];
-    snprintf(d, sizeof d, "%s oneshot=%lld (%s) stream=%d (%s)", zpath, (long long)r, pd_zstd_error_name((int)r), sr,
-             pd_zstd_error_name(sr));
-    check(r < 0 && sr != PD_ZSTD_OK, "expect-error", d);
+    snprintf(d, sizeof d, "%s oneshot=%lld (%s) stream=%d (%s)", zpath, (long long)r, perfdata_zstd_error_name((int)r), sr,
+             perfdata_zstd_error_name(sr));
+    check(r < 0 && sr != PERFDATA_ZSTD_OK, "expect-error", d);
     printf("  %s\n", d);
     free(z); free(out); free(ws);
     return finish();
@@ -311,8 +312,8 @@ static int mode_expect_error(const char *zpath) {
 
 static int run_bytes(const unsigned char *b, size_t n, int64_t *r) {
     static unsigned char out[1 << 16];
-    static unsigned char ws[PD_ZSTD_WORKSPACE_SIZE];
-    *r = pd_zstd_decompress(out, sizeof out, b, n, ws, sizeof ws);
+    static unsigned char ws[PERFDATA_ZSTD_WORKSPACE_SIZE];
+    *r = perfdata_zstd_decompress(out, sizeof out, b, n, ws, sizeof ws);
     return 0;
 }
 
@@ -320,9 +321,9 @@ static int mode_unit(void) {
     /* XXH64 reference vectors (seed 0) */
     char d[128];
     int64_t r;
-    check(pd_zstd_xxh64("", 0) == 0xEF46DB3751D8E999ULL, "xxh64", "empty");
-    check(pd_zstd_xxh64("a", 1) == 0xD24EC4F1A98C6E5BULL, "xxh64", "a");
-    check(pd_zstd_xxh64("abc", 3) == 0x44BC2CF5AD770999ULL, "xxh64", "abc");
+    check(perfdata_zstd_xxh64("", 0) == 0xEF46DB3751D8E999ULL, "xxh64", "empty");
+    check(perfdata_zstd_xxh64("a", 1) == 0xD24EC4F1A98C6E5BULL, "xxh64", "a");
+    check(perfdata_zstd_xxh64("abc", 3) == 0x44BC2CF5AD770999ULL, "xxh64", "abc");
     /* crafted frames */
     {
         /* raw block, single segment fcs=3, "abc" */
@@ -333,35 +334,35 @@ static int mode_unit(void) {
         check(r == 3, "unit", d);
         memcpy(bad, ok, sizeof ok); bad[4] |= 8; /* reserved bit */
         run_bytes(bad, sizeof bad, &r);
-        check(r == PD_ZSTD_E_HEADER, "unit", "reserved bit");
+        check(r == PERFDATA_ZSTD_E_HEADER, "unit", "reserved bit");
         memcpy(bad, ok, sizeof ok); bad[6] = 0x1F; /* block type 3 */
         run_bytes(bad, sizeof bad, &r);
-        check(r == PD_ZSTD_E_BLOCK, "unit", "reserved block type");
+        check(r == PERFDATA_ZSTD_E_BLOCK, "unit", "reserved block type");
         memcpy(bad, ok, sizeof ok); bad[5] = 4; /* content size mismatch: block of 3 > window 4? no: fcs 4 */
         run_bytes(bad, sizeof bad, &r);
-        check(r == PD_ZSTD_E_CONTENT_SIZE, "unit", "content size");
+        check(r == PERFDATA_ZSTD_E_CONTENT_SIZE, "unit", "content size");
         run_bytes(ok, sizeof ok - 1, &r);
-        check(r == PD_ZSTD_E_TRUNCATED, "unit", "truncated");
+        check(r == PERFDATA_ZSTD_E_TRUNCATED, "unit", "truncated");
         memcpy(bad, ok, sizeof ok); bad[0] = 0x27;
         run_bytes(bad, sizeof bad, &r);
-        check(r == PD_ZSTD_E_BAD_MAGIC, "unit", "magic");
+        check(r == PERFDATA_ZSTD_E_BAD_MAGIC, "unit", "magic");
     }
     {
         /* dictionary id present -> rejected */
         static const unsigned char dict[] = {0x28, 0xB5, 0x2F, 0xFD, 0x21, 0x07, 0x03, 0x19, 0x00, 0x00, 'a', 'b', 'c'};
         run_bytes(dict, sizeof dict, &r);
-        check(r == PD_ZSTD_E_DICTIONARY, "unit", "dictionary");
+        check(r == PERFDATA_ZSTD_E_DICTIONARY, "unit", "dictionary");
     }
     {
         /* window descriptor: 2^10 window, block size 2000 > block max */
         static const unsigned char big[] = {0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00, 0x81, 0x3E, 0x00};
         run_bytes(big, sizeof big, &r);
-        check(r == PD_ZSTD_E_BLOCK, "unit", "block over limit");
+        check(r == PERFDATA_ZSTD_E_BLOCK, "unit", "block over limit");
         /* window too large: exponent 31 -> 2^41 */
         {
             static const unsigned char huge[] = {0x28, 0xB5, 0x2F, 0xFD, 0x00, 0xF8, 0x01, 0x00, 0x00};
             run_bytes(huge, sizeof huge, &r);
-            check(r == PD_ZSTD_E_WINDOW_TOO_LARGE, "unit", "window too large");
+            check(r == PERFDATA_ZSTD_E_WINDOW_TOO_LARGE, "unit", "window too large");
         }
     }
     {
@@ -380,14 +381,14 @@ static int mode_unit(void) {
         run_bytes(sk, sizeof sk, &r);
         check(r == 0, "unit", "skippable + empty frame");
         run_bytes(sk, 9, &r);
-        check(r == PD_ZSTD_E_TRUNCATED, "unit", "truncated skippable");
+        check(r == PERFDATA_ZSTD_E_TRUNCATED, "unit", "truncated skippable");
     }
     {
         /* hand-made: RLE literals block, no sequences -> "zzzzz" */
         static const unsigned char rle[] = {0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x05, 0x1D, 0x00, 0x00, 0x29, 'z', 0x00};
         static unsigned char o[16];
-        static unsigned char w[PD_ZSTD_WORKSPACE_SIZE];
-        r = pd_zstd_decompress(o, sizeof o, rle, sizeof rle, w, sizeof w);
+        static unsigned char w[PERFDATA_ZSTD_WORKSPACE_SIZE];
+        r = perfdata_zstd_decompress(o, sizeof o, rle, sizeof rle, w, sizeof w);
         check(r == 5 && memcmp(o, "zzzzz", 5) == 0, "unit", "RLE literals");
         /* hand-made: Huffman literals with a direct (4-bit) weight table, 1 stream */
         {
@@ -395,29 +396,29 @@ static int mode_unit(void) {
                                                 0x82, 0x00, 0x01, 0x80, 0x10, 0xB2, 0x01, 0x00};
             static const unsigned char want[8] = {1, 0, 1, 1, 0, 0, 1, 0};
             unsigned char bad[sizeof huf];
-            r = pd_zstd_decompress(o, sizeof o, huf, sizeof huf, w, sizeof w);
+            r = perfdata_zstd_decompress(o, sizeof o, huf, sizeof huf, w, sizeof w);
             snprintf(d, sizeof d, "direct huffman weights r=%lld", (long long)r);
             check(r == 8 && memcmp(o, want, 8) == 0, "unit", d);
             memcpy(bad, huf, sizeof huf); bad[13] = 0x00; /* all weights zero */
-            r = pd_zstd_decompress(o, sizeof o, bad, sizeof bad, w, sizeof w);
-            check(r == PD_ZSTD_E_HUFFMAN, "unit", "huffman weights sum to zero");
+            r = perfdata_zstd_decompress(o, sizeof o, bad, sizeof bad, w, sizeof w);
+            check(r == PERFDATA_ZSTD_E_HUFFMAN, "unit", "huffman weights sum to zero");
             memcpy(bad, huf, sizeof huf); bad[13] = 0xC0; /* weight 12 > 11 */
-            r = pd_zstd_decompress(o, sizeof o, bad, sizeof bad, w, sizeof w);
-            check(r == PD_ZSTD_E_HUFFMAN, "unit", "huffman weight too large");
+            r = perfdata_zstd_decompress(o, sizeof o, bad, sizeof bad, w, sizeof w);
+            check(r == PERFDATA_ZSTD_E_HUFFMAN, "unit", "huffman weight too large");
             memcpy(bad, huf, sizeof huf); bad[15] = 0x00; /* no end marker */
-            r = pd_zstd_decompress(o, sizeof o, bad, sizeof bad, w, sizeof w);
-            check(r == PD_ZSTD_E_HUFFMAN, "unit", "huffman stream without padding marker");
+            r = perfdata_zstd_decompress(o, sizeof o, bad, sizeof bad, w, sizeof w);
+            check(r == PERFDATA_ZSTD_E_HUFFMAN, "unit", "huffman stream without padding marker");
         }
     }
-    printf("sizeof(pd_zstd_dctx) = %zu, PD_ZSTD_WORKSPACE_SIZE = %zu\n", sizeof(pd_zstd_dctx),
-           (size_t)PD_ZSTD_WORKSPACE_SIZE);
+    printf("sizeof(perfdata_zstd_dctx) = %zu, PERFDATA_ZSTD_WORKSPACE_SIZE = %zu\n", sizeof(perfdata_zstd_dctx),
+           (size_t)PERFDATA_ZSTD_WORKSPACE_SIZE);
     return finish();
 }
 
 static int mode_bench(const char *zpath, int iters) {
     size_t zn;
     unsigned char *z = read_file(zpath, &zn);
-    void *ws = malloc(PD_ZSTD_WORKSPACE_SIZE);
+    void *ws = malloc(PERFDATA_ZSTD_WORKSPACE_SIZE);
     size_t cap = 256u << 20;
     unsigned char *out = (unsigned char *)malloc(cap);
     struct timespec t0, t1;
@@ -425,7 +426,7 @@ static int mode_bench(const char *zpath, int iters) {
     int64_t r = 0;
     double secs;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (i = 0; i < iters; i++) r = pd_zstd_decompress_flags(out, cap, z, zn, ws, PD_ZSTD_WORKSPACE_SIZE, 0);
+    for (i = 0; i < iters; i++) r = perfdata_zstd_decompress_flags(out, cap, z, zn, ws, PERFDATA_ZSTD_WORKSPACE_SIZE, 0);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     check(r > 0, "bench", zpath);

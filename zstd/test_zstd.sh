@@ -19,11 +19,12 @@ build() { # name cmd...
     if "$@" -o "$T/$n" "$HERE/test_zstd.c" 2>"$T/$n.log"; then echo "built $n"; else
         echo "BUILD FAILED: $n"; cat "$T/$n.log"; FAIL=$((FAIL+1)); fi
 }
-build gcc     gcc -std=c99 $WARN $SAN $DEF
-build clang   clang -std=c99 $WARN $SAN $DEF
-build gxx     g++ -x c++ -std=c++11 $WARN $SAN $DEF
-build clangxx clang++ -x c++ -std=c++11 $WARN $SAN $DEF
-build opt     gcc -std=c99 $WARN -O2 $DEF
+INC="-I$HERE/.."
+build gcc     gcc -std=c99 $WARN $SAN $DEF $INC
+build clang   clang -std=c99 $WARN $SAN $DEF $INC
+build gxx     g++ -x c++ -std=c++11 $WARN $SAN $DEF $INC
+build clangxx clang++ -x c++ -std=c++11 $WARN $SAN $DEF $INC
+build opt     gcc -std=c99 $WARN -O2 $DEF $INC
 
 run() { # binary args...  -> accumulate "N passed, N failed"
     _b=$1; shift

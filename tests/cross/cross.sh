@@ -1,6 +1,8 @@
 #!/bin/sh
-# `make test-cross`: the unit tests that need no command-line files
-# (test_core.c, test_features.c, test_names.c with no arguments) built for
+# `make test-cross`: the test suite on other hosts. Part 1, the unit tests
+# (test_core.c, test_features.c, test_names.c, test_order.c, the zstd
+# decoder's test_zstd.c --unit and over the compressed fixtures, and the ELF
+# resolver's test_elf.c), built for
 #   s390x  (64-bit big-endian)  s390x-linux-gnu-gcc -static, run by qemu-s390x;
 #          again with gcc -fsanitize=undefined (full runtime, dynamic, -L sysroot)
 #   mips   (32-bit big-endian, traps on misaligned loads) mips-linux-gnu-gcc
@@ -25,7 +27,24 @@ W="-std=c99 -Wall -Wextra -Wpedantic -Werror -Wno-dangling-pointer -g"
 I386="gcc -m32 -msse2 -mfpmath=sse"
 UBSAN="-fsanitize=undefined -fno-sanitize-recover=all"
 ASAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-TESTS="test_core test_features test_names"
+TESTS="test_core test_features test_names test_order test_zstd test_elf"
+FIXTURES=$(find tests/data -name '*.data' -type f | sort | tr '\n' ' ')
+# arguments of each unit test binary (test_zstd's file lives in zstd/)
+args_of() {
+    case $1 in
+    test_order) echo "$FIXTURES" ;;
+    test_zstd) echo "--unit" ;;
+    *) echo "" ;;
+    esac
+}
+extra_of() {
+    case $1 in
+    test_zstd) echo "-D_POSIX_C_SOURCE=199309L" ;;
+    test_elf) echo "-D_GNU_SOURCE tools/pd_elf.c" ;;
+    *) echo "" ;;
+    esac
+}
+src_of() { case $1 in test_zstd) echo zstd/test_zstd.c ;; *) echo tests/$1.c ;; esac; }
 passed=0; failed=0
 
 # run NAME BUILD-CMD RUN-PREFIX : build $B/<test>.NAME for each test, run it.
@@ -34,11 +53,11 @@ run() {
     for t in $TESTS; do
         exe=$B/$t.$name
         out=$B/$t.$name.out
-        if ! sh -c "$build -I. tests/$t.c -o $exe" > $out 2>&1; then
+        if ! sh -c "$build -I. -Itools $(src_of $t) $(extra_of $t) -o $exe" > $out 2>&1; then
             echo "FAIL $name $t: build failed"; sed 's/^/     /' $out | tail -n 15
             failed=$((failed + 1)); continue
         fi
-        if sh -c "$prefix $exe" > $out 2>&1; then rc=0; else rc=$?; fi
+        if sh -c "$prefix $exe $(args_of $t)" > $out 2>&1; then rc=0; else rc=$?; fi
         line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' $out | tail -n 1)
         if [ -n "$line" ]; then
             p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed*}
@@ -67,6 +86,39 @@ else missing mips "mips-linux-gnu-gcc/qemu-mips"; fi
 
 run i386      "$I386 $W -O2" ""
 run i386-asan "$I386 $W -O1 $ASAN" ""
+
+# Part 2: the perfdata command built for each target and checked against
+# perf's own outputs on tests/data exactly as on the host: python runs the
+# diff scripts here, the tool runs under qemu through a wrapper script.
+DIFFS="dump_diff info_diff stat_diff order_diff report_diff collapse_diff"
+tool() { # name build-cmd run-prefix
+    name=$1; build=$2; prefix=$3
+    exe=$B/perfdata.$name; wrap=$B/perfdata-$name; out=$B/tool.$name.out
+    if ! sh -c "$build -D_GNU_SOURCE -I. -Itools tools/*.c -o $exe" > $out 2>&1; then
+        echo "FAIL $name perfdata: build failed"; sed 's/^/     /' $out | tail -n 15
+        failed=$((failed + 1)); return
+    fi
+    printf '#!/bin/sh\nexec %s %s "$@"\n' "$prefix" "$(pwd)/$exe" > $wrap
+    chmod +x $wrap
+    for d in $DIFFS byte_order; do
+        if [ $d = byte_order ]; then cmd="sh tests/byte_order.sh $wrap $B/be-$name tests/data"
+        else cmd="python3 tests/$d.py $wrap tests/data"; fi
+        if $cmd > $out 2>&1; then rc=0; else rc=$?; fi
+        line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' $out | tail -n 1)
+        if [ -n "$line" ]; then p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed*}; else p=0; f=0; fi
+        [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+        passed=$((passed + p)); failed=$((failed + f))
+        if [ "$rc" -eq 0 ]; then echo "ok   $name perfdata $d ($p passed, $f failed)"
+        else echo "FAIL $name perfdata $d (exit $rc; $p passed, $f failed)"; sed 's/^/     /' $out | tail -n 15; fi
+    done
+}
+if have s390x-linux-gnu-gcc && have qemu-s390x; then
+    tool s390x "s390x-linux-gnu-gcc $W -O2 -static" "qemu-s390x"
+fi
+if have mips-linux-gnu-gcc && have qemu-mips; then
+    tool mips "mips-linux-gnu-gcc $W -O2 -static" "qemu-mips"
+fi
+tool i386-asan "$I386 $W -O1 $ASAN" ""
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
