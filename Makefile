@@ -43,6 +43,14 @@ clean:
 -include mk/fuzz.mk
 -include mk/cross.mk
 
+# Static analysis (cppcheck, clang-tidy, gcc -fanalyzer) and valgrind
+# memcheck over the tools; both are also steps of `make test`.
+.PHONY: analyze valgrind
+analyze:
+	@sh tests/analyze.sh
+valgrind: build/perfdata
+	@sh tests/valgrind.sh build/perfdata
+
 .PHONY: bench
 bench: build/perfdata
 	python3 bench/bench.py

@@ -3944,7 +3944,9 @@ PERFDATA__Z_INLINE uint64_t perfdata__z_le64(const uint8_t *p) {
            ((uint64_t)p[4] << 32) | ((uint64_t)p[5] << 40) | ((uint64_t)p[6] << 48) | ((uint64_t)p[7] << 56);
 }
 
-#if defined(__GNUC__) || defined(__clang__)
+/* __builtin_clz only where it is one instruction: on ARMv6-M (no CLZ) it
+   would call the runtime's __clzsi2, a helper bare-metal users must supply. */
+#if (defined(__GNUC__) || defined(__clang__)) && (!defined(__arm__) || defined(__ARM_FEATURE_CLZ))
 static unsigned perfdata__z_highbit(uint32_t v) { return 31u - (unsigned)__builtin_clz(v); } /* v > 0 */
 #else
 static unsigned perfdata__z_highbit(uint32_t v) { unsigned r = 0; while (v >>= 1) r++; return r; }

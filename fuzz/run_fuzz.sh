@@ -4,10 +4,12 @@
 # copy of fuzz/corpus/fuzz_TARGET (build/fuzz/work/TARGET) so the committed
 # seeds are not flooded. Prints the executions per target; exits 1 if any
 # target found a crash, leak, UB report or timeout (its reproducer is
-# build/fuzz/crash-TARGET-*, its log build/fuzz/TARGET.log).
+# build/fuzz/crash-TARGET-*, its log build/fuzz/TARGET.log). Ends with "N passed,
+# N failed", one check per target.
 secs=$1
 shift
 bad=0
+ok=0
 for t in "$@"; do
     work=build/fuzz/work/$t
     rm -rf "$work"
@@ -20,6 +22,7 @@ for t in "$@"; do
     rc=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     if [ $rc -eq 0 ]; then
+        ok=$((ok + 1))
         echo "ok, ${execs:-?} executions"
     else
         bad=1
@@ -27,4 +30,5 @@ for t in "$@"; do
         grep -E 'ERROR: |SUMMARY: |Test unit written|runtime error' "$log" | head -n 5 | sed 's/^/    /'
     fi
 done
+echo "$ok passed, $((${#} - ok)) failed"
 exit $bad

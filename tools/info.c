@@ -1,6 +1,12 @@
 /* info.c - `perfdata info`: the header and every feature section, printed
    the way perf 6.1's `perf report --header-only -I` prints them
    (tools/perf/util/header.c, the print_* functions). */
+/* 64-bit file offsets and inode numbers on 32-bit hosts too: without this,
+   stat() and readdir() fail with EOVERFLOW on large filesystems and files
+   over 2 GiB cannot be mapped. */
+#ifndef _FILE_OFFSET_BITS
+#define _FILE_OFFSET_BITS 64
+#endif
 #include "perfdata.h"
 #include "pd_tool.h"
 

@@ -1,6 +1,12 @@
 /* pd_elf.c - see pd_elf.h. Field offsets and constants are from the ELF
    gABI and the Linux note and kallsyms formats; symbol preferences and the
    size-0 rule follow what perf does, so the tools name the same functions. */
+/* 64-bit file offsets and inode numbers on 32-bit hosts too: without this,
+   stat() and readdir() fail with EOVERFLOW on large filesystems and files
+   over 2 GiB cannot be mapped. */
+#ifndef _FILE_OFFSET_BITS
+#define _FILE_OFFSET_BITS 64
+#endif
 #define _POSIX_C_SOURCE 200809L
 #include "pd_elf.h"
 

@@ -1,4 +1,10 @@
 /* pd_file.c - see pd_file.h. */
+/* 64-bit file offsets and inode numbers on 32-bit hosts too: without this,
+   stat() and readdir() fail with EOVERFLOW on large filesystems and files
+   over 2 GiB cannot be mapped. */
+#ifndef _FILE_OFFSET_BITS
+#define _FILE_OFFSET_BITS 64
+#endif
 #define _POSIX_C_SOURCE 200809L
 #include "pd_file.h"
 
