@@ -43,6 +43,11 @@
  *   PERFDATA_API              (global) decoration of the public functions.
  *   PERFDATA_NO_ERROR_STRINGS (in the implementing file) drop the message
  *                             texts; perfdata_error.message is then "".
+ *   PERFDATA_ZSTD             (before every include) add the built-in zstd
+ *                             decoder (perfdata_zstd_*), for `perf record -z`
+ *                             files (examples/compressed.c). Without it the
+ *                             header has no zstd code; perfdata_inflate
+ *                             still works with any decompressor callback.
  *
  * MEMORY
  *   Nothing is allocated. The caller owns:
@@ -53,6 +58,11 @@
  *     PERFDATA_ERR_NO_SPACE and err.needed = the count when it is too small.
  *     In pipe mode the events arrive as records while iterating; a record that
  *     does not fit gives PERFDATA_ERR_NO_SPACE from perfdata_next_record().
+ *   - for compressed data (perf record -z): perfdata_inflate's output buffer,
+ *     sized by perfdata_inflate_measure() from the COMPRESSED feature (one
+ *     chunk's records plus a partial one), and for the built-in decoder a
+ *     perfdata_zstd_dctx (~280 KiB) and a window of
+ *     perfdata_zstd_window_buffer_size() bytes (from the first chunk).
  *   - optionally an id index (perfdata_id_entry[]) that makes "which event does
  *     this record belong to" a binary search instead of a scan over every id:
  *     perfdata_id_index_needed() says how many entries; perfdata_set_id_index()
@@ -86,11 +96,12 @@
  *   section table. Unknown record types are yielded raw.
  *   Every feature section (perfdata_decode_feat_*), from the file's section
  *   table or a pipe's HEADER_FEATURE records, and event names as perf shows
- *   them.
+ *   them. Records inside COMPRESSED/COMPRESSED2 chunks (perfdata_inflate),
+ *   with a built-in zstd decoder (PERFDATA_ZSTD) or any other.
  * NOT SUPPORTED (yet)
- *   The version 1 'PERFFILE' magic (clear PERFDATA_ERR_UNSUPPORTED); decoding
- *   inside COMPRESSED payloads (they are exposed as views); TRACING_DATA and
- *   BPF_PROG_INFO contents beyond their framing (exposed as views).
+ *   The version 1 'PERFFILE' magic (clear PERFDATA_ERR_UNSUPPORTED);
+ *   TRACING_DATA and BPF_PROG_INFO contents beyond their framing (exposed as
+ *   views); zstd frames that need a dictionary (perf never writes them).
  *
  * THREAD SAFETY
  *   No globals. A perfdata_file is only written by perfdata_open(),

@@ -51,15 +51,16 @@ count "fuzz targets replay their corpora and tests/hostile (ASan+UBSan)" make -s
 count "zstd decoder = zstd -d, byte for byte (quick set; full: sh zstd/test_zstd.sh)" sh zstd/test_zstd.sh --quick
 
 # 2. compile gates
-count "header compiles as C99/C11/C17, gcc and clang, -Wshadow" sh -c "for c in gcc clang; do for s in c99 c11 c17; do \$c -std=\$s -Wall -Wextra -Wpedantic -Wshadow -Werror -I. -c tests/compile_impl.c -o $B/impl.o || exit 1; done; done"
-count "header compiles as C++11 and C++20" sh -c "for s in c++11 c++20; do g++ -x c++ -std=\$s -Wall -Wextra -Wpedantic -Werror -I. -c tests/compile_impl.c -o $B/implxx.o || exit 1; clang++ -x c++ -std=\$s -Wall -Wextra -Wpedantic -Werror -I. -c tests/compile_impl.c -o $B/implxx.o || exit 1; done"
+count "header compiles as C99/C11/C17, gcc and clang, -Wshadow, with and without PERFDATA_ZSTD" sh -c "for d in -DPERFDATA_NONE -DPERFDATA_ZSTD; do for c in gcc clang; do for s in c99 c11 c17; do \$c -std=\$s -Wall -Wextra -Wpedantic -Wshadow -Werror \$d -I. -c tests/compile_impl.c -o $B/impl.o || exit 1; done; done; done"
+count "header compiles as C++11 and C++20, with and without PERFDATA_ZSTD" sh -c "for d in -DPERFDATA_NONE -DPERFDATA_ZSTD; do for s in c++11 c++20; do g++ -x c++ -std=\$s -Wall -Wextra -Wpedantic -Werror \$d -I. -c tests/compile_impl.c -o $B/implxx.o || exit 1; clang++ -x c++ -std=\$s -Wall -Wextra -Wpedantic -Werror \$d -I. -c tests/compile_impl.c -o $B/implxx.o || exit 1; done; done"
 count "included twice; two units with PERFDATA_STATIC" sh -c "$CC $WARN -I. tests/compile_static_a.c tests/compile_static_b.c -o $B/static2"
 count "PERFDATA_NO_ERROR_STRINGS: codes kept, messages empty" sh -c "$CC $WARN -I. tests/compile_noerr.c -o $B/noerr && $B/noerr"
-count "freestanding object has no undefined symbols" sh -c "$CC $WARN -O2 -ffreestanding -nostdlib -I. -c tests/compile_impl.c -o $B/fs.o && test -z \"\$(nm -u $B/fs.o)\""
+count "freestanding object has no undefined symbols (also with PERFDATA_ZSTD)" sh -c "for d in -DPERFDATA_NONE -DPERFDATA_ZSTD; do $CC $WARN -O2 -ffreestanding -nostdlib \$d -I. -c tests/compile_impl.c -o $B/fs.o && test -z \"\$(nm -u $B/fs.o)\" || exit 1; done"
 count "examples compile" sh -c "for e in examples/*.c; do $CC $WARN -I. \$e -o $B/\$(basename \$e .c) || exit 1; done"
 count "README quick start is examples/quickstart.c" python3 tests/check_quickstart.py
 count "quickstart runs on a fixture" sh -c "$B/quickstart tests/data/callchain-fp.data | grep -q '^pid '"
 count "features example names host, kernel and events" sh -c "$B/features tests/data/two-events.data | grep -q '^event 1 *page-faults' && $B/features tests/data/pipe.data | grep -q '^host'"
+count "compressed example: as many samples inside the chunks as perf finds" sh -c "for f in tests/data/zstd.data tests/data/pipe-zstd.data; do n=\$(xz -dc \$f.dump.xz | grep -c 'PERF_RECORD_SAMPLE'); $B/compressed \$f | grep -q \", \$n samples\$\" || exit 1; done"
 count "ordered example: comm and mmaps in time order" sh -c "$B/ordered tests/data/tasks.data > $B/ordered.txt && grep -q 'comm .* workload' $B/ordered.txt && awk '\$1 != 0 { if (\$1 < last) exit 1; last = \$1 }' $B/ordered.txt"
 
 # portability: the compile matrix always; the unit tests on big-endian and
@@ -67,9 +68,31 @@ count "ordered example: comm and mmaps in time order" sh -c "$B/ordered tests/da
 # installed (tests/cross/install.sh; .ci/run installs them)
 count "compile matrix: gcc/clang x C99..C2x, C++11/20 x -O0/-O2/-Os, strict warnings" sh tests/cross/matrix.sh
 if command -v s390x-linux-gnu-gcc >/dev/null 2>&1 && command -v mips-linux-gnu-gcc >/dev/null 2>&1 && command -v qemu-s390x >/dev/null 2>&1; then
-    count "unit tests on s390x, mips (big-endian) and i386" sh tests/cross/cross.sh
+    count "unit and differential tests on s390x, mips (big-endian) and i386" sh tests/cross/cross.sh
 else
     skip "cross-architecture unit tests" "cross toolchains not installed (sh tests/cross/install.sh)"
+fi
+if command -v qemu-system-arm >/dev/null 2>&1 && command -v ld.lld >/dev/null 2>&1 && command -v clang >/dev/null 2>&1; then
+    count "Cortex-M0 bare metal under qemu-system-arm, and the ARMv6-M helper gate" sh tests/cross/m0.sh
+else
+    skip "Cortex-M0 bare metal" "qemu-system-arm, lld or clang not installed (sh tests/cross/install.sh)"
+fi
+
+# static analysis and valgrind (issue #6): clean, or the step fails
+if command -v cppcheck >/dev/null 2>&1 && command -v clang-tidy >/dev/null 2>&1; then
+    count "static analysis: cppcheck, clang-tidy (analyzer, bugprone), gcc -fanalyzer" sh tests/analyze.sh
+else
+    skip "static analysis" "cppcheck or clang-tidy not installed"
+fi
+if command -v valgrind >/dev/null 2>&1; then
+    count "valgrind memcheck over the tools on tests/data" sh tests/valgrind.sh build/perfdata
+else
+    skip "valgrind" "not installed"
+fi
+if command -v clang >/dev/null 2>&1 && echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' | clang -x c -fsanitize=fuzzer - -o $B/has_libfuzzer 2>/dev/null; then
+    count "fuzz smoke: every libFuzzer target for ${FUZZ_SMOKE_SECONDS:-15} s" make -s fuzz FUZZ_SECONDS=${FUZZ_SMOKE_SECONDS:-15}
+else
+    skip "fuzz smoke" "clang with libFuzzer not installed"
 fi
 
 # 3. the command as a user meets it (errors, stdin, FIFO, options, 100 MB RSS)

@@ -149,6 +149,22 @@ def main():
               sum(int(r['samples']) for r in tables['processes.csv']))
         check('results.csv percentages add up to 100', abs(sum(float(r['percent']) for r in tables['results.csv']) - 100) < 0.01)
         check('results.csv names the hot functions', {'hot_a', 'hot_b', 'hot_c'} <= {r['function'] for r in tables['results.csv']})
+    # a record whose size is 0 (or 7) ends every command with an error,
+    # never a loop: the corpus has fuzzer files like that
+    for size in (0, 7):
+        data = bytearray(open('tests/data/plain.data', 'rb').read())
+        do = struct.unpack_from('<Q', data, 40)[0]
+        rec2 = do + struct.unpack_from('<H', data, do + 6)[0]  # the second record
+        struct.pack_into('<H', data, rec2 + 6, size)
+        bad = os.path.join(work, f'size{size}.data')
+        open(bad, 'wb').write(bytes(data))
+        for cmd in (['dump'], ['dump', '--ordered'], ['stat'], ['report'], ['collapse'], ['info']):
+            try:
+                p = subprocess.run([tool] + cmd + [bad], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=20)
+                ended = p.returncode != 0 or cmd == ['info']  # info reads no records
+            except subprocess.TimeoutExpired:
+                ended = False
+            check(f'{cmd} on a record of size {size} ends with an error', ended)
     # 3000 forks: the thread table is rehashed while a FORK is handled (a
     # pointer to the parent taken before that dangled; clang's analyzer found
     # it). Under ASan when that build is there.

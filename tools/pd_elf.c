@@ -931,7 +931,11 @@ static pd_elf_status kallsyms_from(char *text, size_t size, pd_kallsyms **out, p
     pd_kallsyms *ks = (pd_kallsyms *)calloc(1, sizeof *ks);
     for (i = 0; i < size; i++) lines += text[i] == '\n';
     text[size] = 0;
-    if (!ks || lines > SIZE_MAX / sizeof(pd_ksym) || !(ks->syms = (pd_ksym *)malloc(lines * sizeof(pd_ksym)))) {
+    if (!ks) {
+        free(text);
+        return fail(err, PD_ELF_NO_MEMORY, 0, NULL);
+    }
+    if (lines > SIZE_MAX / sizeof(pd_ksym) || !(ks->syms = (pd_ksym *)malloc(lines * sizeof(pd_ksym)))) {
         free(ks); free(text);
         return fail(err, PD_ELF_NO_MEMORY, 0, NULL);
     }

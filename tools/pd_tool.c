@@ -124,29 +124,27 @@ static void inflate_make_room(pd_session *s) {
     if (!buf || perfdata_inflate_set_buffer(&z->z, buf, need, NULL) != PERFDATA_OK) z->z.failed = 1;
 }
 
-/* Says once why the records of later chunks are missing. */
-static void inflate_check(pd_session *s) {
-    pd_inflate *z = &s->inflate;
-    if (!z->z.failed || z->reported || s->no_decompress || !z->sizes.compressed) return;
-    z->reported = 1;
-    fprintf(stderr, "perfdata: %s: %s at 0x%llx; the records of later chunks are skipped\n", s->path,
-            z->z.error.message, (unsigned long long)z->z.error.offset);
-}
-
 /* The record source of every walk: the cursor's records, and after each
    COMPRESSED chunk the records decompressed from it (at the chunk's offset,
-   as perf reports them). */
+   as perf reports them). When the chunk stream breaks, says once why the
+   records of later chunks are missing. */
 static perfdata_status next_record(void *user, perfdata_file *f, perfdata_cursor *c, perfdata_record *rec,
                                    perfdata_error *err) {
     pd_session *s = (pd_session *)user;
+    pd_inflate *z = &s->inflate;
     perfdata_status st;
-    if (s->inflate.z.keep) inflate_make_room(s);
-    st = perfdata_inflate_source(&s->inflate.z, f, c, rec, err);
-    if (st == PERFDATA_ERR_MALFORMED && s->inflate.z.failed && !s->inflate.reported) {
-        inflate_check(s);
-        return PERFDATA_OK; /* reported; the chunk record itself is fine */
+    if (z->z.keep) inflate_make_room(s);
+    st = perfdata_inflate_source(&z->z, f, c, rec, err);
+    if (z->z.failed && z->z.error.code != PERFDATA_OK && !z->reported) {
+        z->reported = 1;
+        fprintf(stderr, "perfdata: %s: %s at 0x%llx; the records of later chunks are skipped\n", s->path,
+                z->z.error.message, (unsigned long long)z->z.error.offset);
+        /* a chunk that could not be decompressed is still a record; an
+           error that stopped the cursor never becomes OK */
+        if (st == PERFDATA_ERR_MALFORMED && c->stopped == PERFDATA_OK &&
+            (rec->type == PERFDATA_RECORD_COMPRESSED || rec->type == PERFDATA_RECORD_COMPRESSED2))
+            st = PERFDATA_OK;
     }
-    inflate_check(s);
     return st;
 }
 
