@@ -81,9 +81,12 @@ record() {
 	perf record -a -e cpu-clock:k -c 250000 -o kernel-a.data $W -d 5 -m 16384
 	# -- perf record --threads: a directory (data + one data.N per writer thread)
 	perf record --threads -F 499 -o threads.data $W -d 20 -t 1
+	# -- --threads with -z: one zstd stream per data.N file (re-run until
+	#    both data.0 and data.1 are non-empty)
+	perf record --threads -z -F 999 -o threads-zstd.data $W -d 60 -t 1
 	set +x
 	chmod 644 *.data 2>/dev/null
-	chmod 755 threads.data && chmod 644 threads.data/*
+	chmod 755 threads.data threads-zstd.data && chmod 644 threads.data/* threads-zstd.data/*
 }
 
 script_fields() {
