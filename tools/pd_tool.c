@@ -133,6 +133,7 @@ static perfdata_status next_record(void *user, perfdata_file *f, perfdata_cursor
     pd_session *s = (pd_session *)user;
     pd_inflate *z = &s->inflate;
     perfdata_status st;
+    if (!z->sizes.compressed) return perfdata_next_record(f, c, rec, err); /* no chunks: the plain walk */
     if (z->z.keep) inflate_make_room(s);
     st = perfdata_inflate_source(&z->z, f, c, rec, err);
     if (z->z.failed && z->z.error.code != PERFDATA_OK && !z->reported) {
