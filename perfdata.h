@@ -1120,7 +1120,9 @@ typedef struct perfdata_inflate {
     void *decompress_user;
     unsigned char *buf;
     size_t cap, used;          /* buf[0..used) holds output */
-    size_t carry;              /* the last `carry` bytes of it: a partial record */
+    const unsigned char *carry_p; /* a partial record the last chunk left (in buf, or in
+                                  the buffer before the last set_buffer) */
+    size_t carry;              /* its length */
     size_t chunk_max;          /* keep mode: room asked for before each chunk */
     perfdata_record chunk_rec; /* the chunk read last */
     perfdata_view chunk;       /* its payload */
@@ -3819,6 +3821,7 @@ PERFDATA_DEF void perfdata_inflate_init(perfdata_inflate *z, perfdata_cursor *c,
     z->buf = (unsigned char *)buf;
     z->cap = buf ? cap : 0;
     z->used = z->carry = 0;
+    z->carry_p = z->buf;
     z->chunk_max = sizes->buffer < (uint64_t)(size_t)-1 ? (size_t)sizes->buffer : (size_t)-1;
     z->chunk.p = 0; z->chunk.n = 0; z->chunk.offset = 0;
     z->chunk_rec.type = 0;
@@ -3835,7 +3838,10 @@ PERFDATA_DEF perfdata_status perfdata_inflate_set_buffer(perfdata_inflate *z, vo
     unsigned char *b = (unsigned char *)buf;
     if (!b || cap < z->carry)
         return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("new buffer smaller than the partial record"));
-    perfdata__move_down(b, z->buf + z->used - z->carry, z->carry); /* separate buffers: any copy works */
+    /* a partial record known now moves along; one the current chunk still
+       leaves is copied from the old buffer when the next chunk comes */
+    perfdata__move_down(b, z->carry_p, z->carry); /* separate buffers: any copy works */
+    z->carry_p = b;
     z->buf = b;
     z->cap = cap;
     z->used = z->carry;
@@ -3843,7 +3849,8 @@ PERFDATA_DEF perfdata_status perfdata_inflate_set_buffer(perfdata_inflate *z, vo
 }
 
 PERFDATA_DEF size_t perfdata_inflate_room_needed(const perfdata_inflate *z) {
-    return z->cap - z->used < z->chunk_max ? z->carry + z->chunk_max : 0;
+    /* the partial record may have to be copied in too */
+    return z->cap - z->used < z->carry + z->chunk_max ? z->carry + z->chunk_max : 0;
 }
 
 PERFDATA_DEF int perfdata_inflate_expands(const perfdata_inflate *z, const perfdata_record *rec) {
@@ -3856,13 +3863,18 @@ PERFDATA__PRIVATE perfdata_status perfdata__inflate_chunk(perfdata_inflate *z, p
     size_t start, out_size = 0;
     perfdata_status st;
     if (!z->keep) { /* reuse: the partial record moves to the front */
-        perfdata__move_down(z->buf, z->buf + z->used - z->carry, z->carry);
+        perfdata__move_down(z->buf, z->carry_p, z->carry);
         z->used = z->carry;
     } else if (perfdata_inflate_room_needed(z)) {
         st = perfdata__fail(err, PERFDATA_ERR_NO_SPACE, z->chunk_rec.offset, z->chunk_rec.type,
                             PERFDATA__MSG("no room for the next chunk: perfdata_inflate_set_buffer"));
         if (err) err->needed = perfdata_inflate_room_needed(z);
         return st; /* still pending: retried after set_buffer */
+    } else if (z->carry && (z->carry > z->used || z->carry_p != z->buf + (z->used - z->carry))) {
+        /* keep: the partial record is not at the end of the output (the
+           buffer was replaced while its chunk was read): copy it there */
+        perfdata__move_down(z->buf + z->used, z->carry_p, z->carry);
+        z->used += z->carry;
     }
     z->pending = 0;
     start = z->used - z->carry;
@@ -3897,6 +3909,7 @@ PERFDATA__PRIVATE int perfdata__inflate_inner(perfdata_file *f, perfdata_inflate
     z->inner_active = 0;
     if (*st == PERFDATA_ERR_TRUNCATED && z->inner.pos < z->inner.range.n) {
         z->carry = z->inner.range.n - z->inner.pos; /* completed by the next chunk */
+        z->carry_p = z->inner.range.p + z->inner.pos;
     } else if (*st != PERFDATA_END) { /* broken framing: the stream cannot go on */
         z->failed = 1;
         z->carry = 0;
