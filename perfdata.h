@@ -3848,9 +3848,15 @@ PERFDATA_DEF perfdata_status perfdata_inflate_set_buffer(perfdata_inflate *z, vo
     return perfdata__ok(err);
 }
 
+PERFDATA__PRIVATE int perfdata__carry_in_place(const perfdata_inflate *z) {
+    return !z->carry || (z->carry <= z->used && z->carry_p == z->buf + (z->used - z->carry));
+}
+
 PERFDATA_DEF size_t perfdata_inflate_room_needed(const perfdata_inflate *z) {
-    /* the partial record may have to be copied in too */
-    return z->cap - z->used < z->carry + z->chunk_max ? z->carry + z->chunk_max : 0;
+    /* a partial record not already at the end of the output (it is in the
+       buffer before the last set_buffer) has to be copied in too */
+    size_t copy = perfdata__carry_in_place(z) ? 0 : z->carry;
+    return z->cap - z->used < copy + z->chunk_max ? z->carry + z->chunk_max : 0;
 }
 
 PERFDATA_DEF int perfdata_inflate_expands(const perfdata_inflate *z, const perfdata_record *rec) {
@@ -3870,7 +3876,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__inflate_chunk(perfdata_inflate *z, p
                             PERFDATA__MSG("no room for the next chunk: perfdata_inflate_set_buffer"));
         if (err) err->needed = perfdata_inflate_room_needed(z);
         return st; /* still pending: retried after set_buffer */
-    } else if (z->carry && (z->carry > z->used || z->carry_p != z->buf + (z->used - z->carry))) {
+    } else if (!perfdata__carry_in_place(z)) {
         /* keep: the partial record is not at the end of the output (the
            buffer was replaced while its chunk was read): copy it there */
         perfdata__move_down(z->buf + z->used, z->carry_p, z->carry);
