@@ -102,7 +102,10 @@ static void inflate_start(pd_session *s, perfdata_cursor *c, int keep, const cha
     if (z->zstd && z->window) perfdata_zstd_dctx_init((perfdata_zstd_dctx *)z->zstd, z->window, z->window_size, 0);
     /* Generous: a writer may put more than mmap_len into one chunk. */
     z->stream = stream;
-    cap = (size_t)z->sizes.buffer * 2 + (keep ? (16u << 20) : 0);
+    /* The buffer size comes from the file: a hostile mmap_len (up to 4 GiB)
+       must not become a huge allocation; a chunk beyond 256 MiB fails. */
+    cap = z->sizes.buffer > (128u << 20) ? (256u << 20) : (size_t)z->sizes.buffer * 2;
+    if (keep) cap += 16u << 20;
     if (z->zstd && z->window) buf = inflate_block(z, cap);
     perfdata_inflate_init(&z->z, c, &z->sizes, buf, buf ? cap : 0, buf ? perfdata_zstd_chunk : NULL, z->zstd);
     z->z.keep = keep;
