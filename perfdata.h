@@ -588,7 +588,13 @@ PERFDATA_API long perfdata_record_event(const perfdata_file *f, const perfdata_r
 typedef struct perfdata_order_entry {
     uint64_t time;
     uint64_t seq;                 /* arrival order, breaks ties */
-    perfdata_record rec;
+    /* the record, kept small because the heap moves entries; it is rebuilt
+       from its header bytes when it leaves the queue */
+    const unsigned char *bytes;
+    uint64_t offset;              /* perfdata_record.offset */
+    uint64_t bytes_offset;        /* file offset of bytes (differs inside a chunk) */
+    size_t extra;                 /* perfdata_record.extra.n */
+    int big_endian;
 } perfdata_order_entry;
 
 typedef struct perfdata_ordered {
@@ -1314,9 +1320,12 @@ PERFDATA_API perfdata_status perfdata_zstd_chunk(void *dctx, const unsigned char
 #if defined(__GNUC__) || defined(__clang__)
 #define PERFDATA__PRIVATE static __attribute__((unused))
 #define PERFDATA__HOT static __inline__ __attribute__((unused, always_inline))
+/* rare paths kept out of line, so the hot caller stays small */
+#define PERFDATA__COLD static __attribute__((unused, noinline, cold))
 #else
 #define PERFDATA__PRIVATE static
 #define PERFDATA__HOT static
+#define PERFDATA__COLD static
 #endif
 
 #ifdef PERFDATA_NO_ERROR_STRINGS
@@ -1694,6 +1703,10 @@ PERFDATA_DEF perfdata_status perfdata_set_id_index(perfdata_file *f, perfdata_id
 
 PERFDATA_DEF long perfdata_find_event(const perfdata_file *f, uint64_t id) {
     size_t i, j;
+    if (f->id_index && f->nr_ids <= 16) { /* the usual few ids: a scan beats the search */
+        for (i = 0; i < f->nr_ids && f->id_index[i].id < id; i++) {}
+        return i < f->nr_ids && f->id_index[i].id == id ? (long)f->id_index[i].event : -1;
+    }
     if (f->id_index) {
         size_t lo = 0, hi = f->nr_ids;
         while (lo < hi) {
@@ -2086,7 +2099,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__extra_size(const perfdata_record *re
     return PERFDATA_OK;
 }
 
-PERFDATA__PRIVATE perfdata_status perfdata__stop(perfdata_cursor *c, perfdata_status st, perfdata_error *err,
+PERFDATA__COLD perfdata_status perfdata__stop(perfdata_cursor *c, perfdata_status st, perfdata_error *err,
                                                  uint64_t offset, uint32_t type, const char *msg) {
     perfdata__fail(&c->error, st, offset, type, msg);
     c->stopped = st;
@@ -2094,39 +2107,31 @@ PERFDATA__PRIVATE perfdata_status perfdata__stop(perfdata_cursor *c, perfdata_st
     return st;
 }
 
-PERFDATA_DEF perfdata_status perfdata_next_record(perfdata_file *f, perfdata_cursor *c, perfdata_record *rec,
-                                                  perfdata_error *err) {
-    size_t left;
-    const unsigned char *p;
-    uint64_t extra = 0, off;
-    perfdata_status st;
-    rec->type = 0; /* no record: never a stale type after END or an error */
+/* The cold ends of perfdata_next_record: a stopped cursor, the end, a
+   short header. */
+PERFDATA__COLD perfdata_status perfdata__next_stopped(perfdata_cursor *c, perfdata_error *err, size_t left,
+                                                         uint64_t off) {
     if (c->stopped != PERFDATA_OK) {
         if (err) *err = c->error;
         return c->stopped;
     }
-    left = c->range.n - c->pos;
-    off = c->range.offset + c->pos;
     if (left == 0) return perfdata__stop(c, PERFDATA_END, err, off, 0, 0);
-    if (left < 8) return perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, off, 0, PERFDATA__MSG("record header truncated"));
-    p = c->range.p + c->pos;
-    rec->type = perfdata__ld32(p, c->big_endian);
-    rec->misc = perfdata__ld16(p + 4, c->big_endian);
-    rec->size = perfdata__ld16(p + 6, c->big_endian);
-    rec->offset = off;
-    rec->big_endian = c->big_endian;
-    if (rec->size < 8)
-        return perfdata__stop(c, PERFDATA_ERR_MALFORMED, err, off, rec->type, PERFDATA__MSG("record size below 8"));
-    if (rec->size > left)
-        return perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, off, rec->type, PERFDATA__MSG("record runs past the end of the data"));
-    rec->bytes.p = p; rec->bytes.n = rec->size; rec->bytes.offset = off;
-    rec->body.p = p + 8; rec->body.n = (size_t)rec->size - 8; rec->body.offset = off + 8;
-    st = perfdata__extra_size(rec, &extra, &c->error);
+    return perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, off, 0, PERFDATA__MSG("record header truncated"));
+}
+
+/* What a user record needs beyond framing: the payload after TRACING_DATA
+   and AUXTRACE, attrs to register, names to update. 0 when the record is
+   to be returned as it is. */
+PERFDATA__COLD perfdata_status perfdata__next_user(perfdata_file *f, perfdata_cursor *c, perfdata_record *rec,
+                                                      perfdata_error *err, size_t left) {
+    uint64_t extra = 0;
+    perfdata_status st = perfdata__extra_size(rec, &extra, &c->error);
     if (st != PERFDATA_OK) { c->stopped = st; if (err) *err = c->error; return st; }
     if (extra > left - rec->size)
-        return perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, off, rec->type, PERFDATA__MSG("record payload runs past the end of the data"));
-    rec->extra.p = p + rec->size; rec->extra.n = (size_t)extra; rec->extra.offset = off + rec->size;
-    c->pos += rec->size + (size_t)extra;
+        return perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, rec->offset, rec->type,
+                              PERFDATA__MSG("record payload runs past the end of the data"));
+    rec->extra.n = (size_t)extra;
+    c->pos += (size_t)extra;
     if (c->register_attrs && rec->type == PERFDATA_RECORD_HEADER_ATTR) {
         st = perfdata_add_event(f, rec, err);
         if (st == PERFDATA_ERR_NO_SPACE) {
@@ -2136,7 +2141,38 @@ PERFDATA_DEF perfdata_status perfdata_next_record(perfdata_file *f, perfdata_cur
         if (st != PERFDATA_OK) return st; /* a bad attr record: reported, skippable */
     }
     if (c->update_events) perfdata__update_names(f, rec);
-    return perfdata__ok(err);
+    return PERFDATA_OK;
+}
+
+PERFDATA_DEF perfdata_status perfdata_next_record(perfdata_file *f, perfdata_cursor *c, perfdata_record *rec,
+                                                  perfdata_error *err) {
+    size_t left = c->range.n - c->pos, size;
+    uint64_t off = c->range.offset + c->pos;
+    const unsigned char *p;
+    int big = c->big_endian;
+    rec->type = 0; /* no record: never a stale type after END or an error */
+    if (c->stopped != PERFDATA_OK || left < 8) return perfdata__next_stopped(c, err, left, off);
+    p = c->range.p + c->pos;
+    rec->type = perfdata__ld32(p, big);
+    rec->misc = perfdata__ld16(p + 4, big);
+    rec->size = perfdata__ld16(p + 6, big);
+    rec->offset = off;
+    rec->big_endian = big;
+    size = rec->size;
+    if (size < 8)
+        return perfdata__stop(c, PERFDATA_ERR_MALFORMED, err, off, rec->type, PERFDATA__MSG("record size below 8"));
+    if (size > left)
+        return perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, off, rec->type, PERFDATA__MSG("record runs past the end of the data"));
+    rec->bytes.p = p; rec->bytes.n = size; rec->bytes.offset = off;
+    rec->body.p = p + 8; rec->body.n = size - 8; rec->body.offset = off + 8;
+    rec->extra.p = p + size; rec->extra.n = 0; rec->extra.offset = off + size;
+    c->pos += size;
+    /* Kernel records (below 64) need nothing more. */
+    if (rec->type >= PERFDATA_RECORD_HEADER_ATTR) {
+        perfdata_status st = perfdata__next_user(f, c, rec, err, left);
+        if (st != PERFDATA_OK) return st;
+    }
+    return err ? perfdata__ok(err) : PERFDATA_OK;
 }
 
 PERFDATA_DEF perfdata_status perfdata_add_event(perfdata_file *f, const perfdata_record *rec, perfdata_error *err) {
@@ -2311,48 +2347,71 @@ PERFDATA__PRIVATE void perfdata__rd_branch_stack(perfdata__rd *r, uint64_t bst, 
     if (r->overrun) b->nr = 0;
 }
 
-PERFDATA__PRIVATE void perfdata__zero_sample(perfdata_sample *s, const perfdata_record *rec) {
-    perfdata_view empty;
-    perfdata_u64s none;
-    empty.p = rec->body.p; empty.n = 0; empty.offset = rec->body.offset;
-    none.bytes = empty; none.count = 0; none.big_endian = rec->big_endian;
-    s->sample_type = 0; s->event = -1;
-    s->identifier = s->ip = s->time = s->addr = s->id = s->stream_id = s->period = 0;
-    s->pid = s->tid = s->cpu = s->cpu_reserved = 0;
-    s->read.read_format = s->read.nr = s->read.time_enabled = s->read.time_running = 0;
-    s->read.values = empty; s->read.big_endian = rec->big_endian;
-    s->read.single.value = s->read.single.id = s->read.single.lost = 0;
-    s->callchain = none;
-    s->raw = empty; s->raw_big_endian = rec->big_endian;
-    s->branch_stack.nr = s->branch_stack.hw_idx = 0; s->branch_stack.has_hw_idx = 0;
-    s->branch_stack.entries = empty; s->branch_stack.counters = none; s->branch_stack.big_endian = rec->big_endian;
-    s->regs_user.abi = s->regs_user.mask = 0; s->regs_user.values = none;
-    s->stack_user = empty; s->stack_user_size = s->stack_user_dyn_size = 0;
-    s->weight = s->weight_raw = 0; s->ins_lat = s->p_stage_cyc = 0;
-    s->data_src = s->transaction = 0;
-    s->regs_intr = s->regs_user;
-    s->phys_addr = s->cgroup = s->data_page_size = s->code_page_size = 0;
-    s->aux = empty;
+/* The fields before READ are 8 bytes each (TID and CPU are two u32s):
+   IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD. */
+#define PERFDATA__SAMPLE_FIXED                                                                             \
+    (PERFDATA_SAMPLE_IDENTIFIER | PERFDATA_SAMPLE_IP | PERFDATA_SAMPLE_TID | PERFDATA_SAMPLE_TIME |        \
+     PERFDATA_SAMPLE_ADDR | PERFDATA_SAMPLE_ID | PERFDATA_SAMPLE_STREAM_ID | PERFDATA_SAMPLE_CPU |         \
+     PERFDATA_SAMPLE_PERIOD)
+
+/* Bytes of those fields: bits 0-3, 6-9 and 16 gathered into nine bits and
+   counted a nibble at a time (no popcount instruction or helper needed). */
+PERFDATA__HOT size_t perfdata__sample_fixed_size(uint64_t t) {
+    static const unsigned char ones[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    unsigned x = (unsigned)((t & 0xfu) | ((t >> 2) & 0xf0u) | ((t >> 8) & 0x100u));
+    return 8u * (size_t)(ones[x & 0xfu] + ones[(x >> 4) & 0xfu] + (x >> 8));
 }
 
-/* The fields in the kernel's output order (perf_output_sample). */
-PERFDATA__PRIVATE void perfdata__rd_sample(perfdata__rd *r, const perfdata_attr *a, perfdata_sample *s) {
-    uint64_t t = a->sample_type;
-    s->sample_type = t;
-    if (t & PERFDATA_SAMPLE_IDENTIFIER) s->identifier = perfdata__rd64(r);
-    if (t & PERFDATA_SAMPLE_IP) s->ip = perfdata__rd64(r);
-    if (t & PERFDATA_SAMPLE_TID) { s->pid = perfdata__rd32(r); s->tid = perfdata__rd32(r); }
-    if (t & PERFDATA_SAMPLE_TIME) s->time = perfdata__rd64(r);
-    if (t & PERFDATA_SAMPLE_ADDR) s->addr = perfdata__rd64(r);
-    if (t & PERFDATA_SAMPLE_ID) s->id = perfdata__rd64(r);
-    if (t & PERFDATA_SAMPLE_STREAM_ID) s->stream_id = perfdata__rd64(r);
-    if (t & PERFDATA_SAMPLE_CPU) { s->cpu = perfdata__rd32(r); s->cpu_reserved = perfdata__rd32(r); }
-    if (t & PERFDATA_SAMPLE_PERIOD) s->period = perfdata__rd64(r);
+/* Reads the fixed fields from p, which holds all of them, and zeroes those
+   t leaves out; returns the bytes read. Every caller passes a constant
+   `big`, so after inlining the byte-order test is gone from the loads. */
+PERFDATA__HOT size_t perfdata__sample_fixed(perfdata_sample *s, const unsigned char *p, uint64_t t, int big) {
+    const unsigned char *q = p;
+    s->identifier = s->ip = s->time = s->addr = s->id = s->stream_id = s->period = 0;
+    s->pid = s->tid = s->cpu = s->cpu_reserved = 0;
+    if (t & PERFDATA_SAMPLE_IDENTIFIER) { s->identifier = perfdata__ld64(q, big); q += 8; }
+    if (t & PERFDATA_SAMPLE_IP) { s->ip = perfdata__ld64(q, big); q += 8; }
+    if (t & PERFDATA_SAMPLE_TID) { s->pid = perfdata__ld32(q, big); s->tid = perfdata__ld32(q + 4, big); q += 8; }
+    if (t & PERFDATA_SAMPLE_TIME) { s->time = perfdata__ld64(q, big); q += 8; }
+    if (t & PERFDATA_SAMPLE_ADDR) { s->addr = perfdata__ld64(q, big); q += 8; }
+    if (t & PERFDATA_SAMPLE_ID) { s->id = perfdata__ld64(q, big); q += 8; }
+    if (t & PERFDATA_SAMPLE_STREAM_ID) { s->stream_id = perfdata__ld64(q, big); q += 8; }
+    if (t & PERFDATA_SAMPLE_CPU) { s->cpu = perfdata__ld32(q, big); s->cpu_reserved = perfdata__ld32(q + 4, big); q += 8; }
+    if (t & PERFDATA_SAMPLE_PERIOD) { s->period = perfdata__ld64(q, big); q += 8; }
+    return (size_t)(q - p);
+}
+
+PERFDATA__PRIVATE void perfdata__no_regs(perfdata_regs *out, perfdata_u64s none) {
+    out->abi = out->mask = 0;
+    out->values = none;
+}
+
+/* The fields from READ on, in the kernel's output order
+   (perf_output_sample); a field t leaves out is set empty, so each field
+   is written once. With t == 0 this only empties them. */
+PERFDATA__PRIVATE void perfdata__rd_sample_tail(perfdata__rd *r, const perfdata_attr *a, uint64_t t,
+                                                perfdata_sample *s) {
+    perfdata_view empty;
+    perfdata_u64s none;
+    empty.p = r->p; empty.n = 0; empty.offset = r->offset;
+    none.bytes = empty; none.count = 0; none.big_endian = r->big;
     if (t & PERFDATA_SAMPLE_READ) perfdata__rd_read(r, a->read_format, &s->read);
-    if (t & PERFDATA_SAMPLE_CALLCHAIN) s->callchain = perfdata__rd_u64s(r, perfdata__rd64(r));
-    if (t & PERFDATA_SAMPLE_RAW) s->raw = perfdata__rd_bytes(r, perfdata__rd32(r));
+    else {
+        s->read.read_format = s->read.nr = s->read.time_enabled = s->read.time_running = 0;
+        s->read.values = empty; s->read.big_endian = r->big;
+        s->read.single.value = s->read.single.id = s->read.single.lost = 0;
+    }
+    s->callchain = (t & PERFDATA_SAMPLE_CALLCHAIN) ? perfdata__rd_u64s(r, perfdata__rd64(r)) : none;
+    s->raw = (t & PERFDATA_SAMPLE_RAW) ? perfdata__rd_bytes(r, perfdata__rd32(r)) : empty;
+    s->raw_big_endian = r->big;
     if (t & PERFDATA_SAMPLE_BRANCH_STACK) perfdata__rd_branch_stack(r, a->branch_sample_type, &s->branch_stack);
+    else {
+        s->branch_stack.nr = s->branch_stack.hw_idx = 0; s->branch_stack.has_hw_idx = 0;
+        s->branch_stack.entries = empty; s->branch_stack.counters = none; s->branch_stack.big_endian = r->big;
+    }
     if (t & PERFDATA_SAMPLE_REGS_USER) perfdata__rd_regs(r, a->sample_regs_user, &s->regs_user);
+    else perfdata__no_regs(&s->regs_user, none);
+    s->stack_user = empty; s->stack_user_size = s->stack_user_dyn_size = 0;
     if (t & PERFDATA_SAMPLE_STACK_USER) {
         s->stack_user_size = perfdata__rd64(r);
         s->stack_user = perfdata__rd_bytes(r, s->stack_user_size);
@@ -2363,6 +2422,7 @@ PERFDATA__PRIVATE void perfdata__rd_sample(perfdata__rd *r, const perfdata_attr 
             else s->stack_user.n = (size_t)s->stack_user_dyn_size;
         }
     }
+    s->weight = s->weight_raw = 0; s->ins_lat = s->p_stage_cyc = 0;
     if (t & (PERFDATA_SAMPLE_WEIGHT | PERFDATA_SAMPLE_WEIGHT_STRUCT)) {
         s->weight_raw = perfdata__rd64(r);
         s->weight = s->weight_raw;
@@ -2374,27 +2434,50 @@ PERFDATA__PRIVATE void perfdata__rd_sample(perfdata__rd *r, const perfdata_attr 
             s->p_stage_cyc = (uint16_t)(s->weight_raw >> 48);
         }
     }
-    if (t & PERFDATA_SAMPLE_DATA_SRC) s->data_src = perfdata__rd64(r);
-    if (t & PERFDATA_SAMPLE_TRANSACTION) s->transaction = perfdata__rd64(r);
+    s->data_src = (t & PERFDATA_SAMPLE_DATA_SRC) ? perfdata__rd64(r) : 0;
+    s->transaction = (t & PERFDATA_SAMPLE_TRANSACTION) ? perfdata__rd64(r) : 0;
     if (t & PERFDATA_SAMPLE_REGS_INTR) perfdata__rd_regs(r, a->sample_regs_intr, &s->regs_intr);
-    if (t & PERFDATA_SAMPLE_PHYS_ADDR) s->phys_addr = perfdata__rd64(r);
-    if (t & PERFDATA_SAMPLE_CGROUP) s->cgroup = perfdata__rd64(r);
-    if (t & PERFDATA_SAMPLE_DATA_PAGE_SIZE) s->data_page_size = perfdata__rd64(r);
-    if (t & PERFDATA_SAMPLE_CODE_PAGE_SIZE) s->code_page_size = perfdata__rd64(r);
-    if (t & PERFDATA_SAMPLE_AUX) s->aux = perfdata__rd_bytes(r, perfdata__rd64(r));
+    else perfdata__no_regs(&s->regs_intr, none);
+    s->phys_addr = (t & PERFDATA_SAMPLE_PHYS_ADDR) ? perfdata__rd64(r) : 0;
+    s->cgroup = (t & PERFDATA_SAMPLE_CGROUP) ? perfdata__rd64(r) : 0;
+    s->data_page_size = (t & PERFDATA_SAMPLE_DATA_PAGE_SIZE) ? perfdata__rd64(r) : 0;
+    s->code_page_size = (t & PERFDATA_SAMPLE_CODE_PAGE_SIZE) ? perfdata__rd64(r) : 0;
+    s->aux = (t & PERFDATA_SAMPLE_AUX) ? perfdata__rd_bytes(r, perfdata__rd64(r)) : empty;
+}
+
+/* Every field empty: what a sample that cannot be decoded holds. */
+PERFDATA__PRIVATE void perfdata__zero_sample(perfdata_sample *s, const perfdata_record *rec) {
+    perfdata__rd r = perfdata__rd_view(rec->body, rec->big_endian);
+    s->sample_type = 0; s->event = -1;
+    perfdata__sample_fixed(s, rec->body.p, 0, 0);
+    perfdata__rd_sample_tail(&r, 0, 0, s);
 }
 
 PERFDATA_DEF perfdata_status perfdata_decode_sample_as(const perfdata_file *f, long event, const perfdata_record *rec,
                                                        perfdata_sample *s, perfdata_error *err) {
+    const perfdata_attr *a;
     perfdata__rd r;
-    perfdata__zero_sample(s, rec);
-    if (rec->type != PERFDATA_RECORD_SAMPLE)
-        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, rec->offset, rec->type, PERFDATA__MSG("not a SAMPLE record"));
-    if (event < 0 || (size_t)event >= f->nr_events)
-        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, rec->offset, rec->type, PERFDATA__MSG("no such event"));
+    uint64_t t;
+    if (rec->type != PERFDATA_RECORD_SAMPLE || event < 0 || (size_t)event >= f->nr_events) {
+        perfdata__zero_sample(s, rec);
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, rec->offset, rec->type,
+                              rec->type != PERFDATA_RECORD_SAMPLE ? PERFDATA__MSG("not a SAMPLE record")
+                                                                  : PERFDATA__MSG("no such event"));
+    }
+    a = &f->events[event].attr;
+    t = a->sample_type;
+    /* All nine fixed fields take 72 bytes: a longer body needs no count. */
+    if (rec->body.n < 72 && perfdata__sample_fixed_size(t) > rec->body.n) {
+        perfdata__zero_sample(s, rec);
+        s->sample_type = t; s->event = event;
+        return perfdata__fail(err, PERFDATA_ERR_TRUNCATED, rec->body.offset + rec->body.n, rec->type,
+                              PERFDATA__MSG("sample runs past its record"));
+    }
+    s->sample_type = t;
     s->event = event;
     r = perfdata__rd_view(rec->body, rec->big_endian);
-    perfdata__rd_sample(&r, &f->events[event].attr, s);
+    r.pos = rec->big_endian ? perfdata__sample_fixed(s, rec->body.p, t, 1) : perfdata__sample_fixed(s, rec->body.p, t, 0);
+    perfdata__rd_sample_tail(&r, a, t, s);
     return perfdata__rd_result(&r, err, rec->type, PERFDATA__MSG("sample runs past its record"));
 }
 
@@ -3005,8 +3088,13 @@ PERFDATA_DEF uint64_t perfdata_record_time(const perfdata_file *f, const perfdat
     uint64_t t = 0;
     if (rec->type >= 64 || rec->type == 0) return 0;
     if (rec->type == PERFDATA_RECORD_SAMPLE) {
-        perfdata_sample s;
-        if (perfdata_decode_sample(f, rec, &s, 0) == PERFDATA_OK && (s.sample_type & PERFDATA_SAMPLE_TIME)) t = s.time;
+        /* Like perf (evsel__parse_sample_timestamp), only the fields up to
+           the time are read: the queue needs no more. */
+        long e = perfdata_record_event(f, rec, 0);
+        uint64_t st = e >= 0 ? f->events[e].attr.sample_type : 0;
+        size_t at = 8u * (size_t)(!!(st & PERFDATA_SAMPLE_IDENTIFIER) + !!(st & PERFDATA_SAMPLE_IP) +
+                                  !!(st & PERFDATA_SAMPLE_TID));
+        if ((st & PERFDATA_SAMPLE_TIME) && rec->body.n >= at + 8) t = perfdata__ld64(rec->body.p + at, rec->big_endian);
     } else {
         perfdata_sample_id sid;
         if (perfdata_decode_sample_id(f, rec, &sid, 0) == PERFDATA_OK && (sid.sample_type & PERFDATA_SAMPLE_TIME)) t = sid.time;
@@ -3032,36 +3120,61 @@ PERFDATA__PRIVATE int perfdata__order_less(const perfdata_order_entry *a, const 
     return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
-PERFDATA__PRIVATE void perfdata__order_swap(perfdata_order_entry *a, perfdata_order_entry *b) {
-    perfdata_order_entry t = *a;
-    *a = *b;
-    *b = t;
-}
-
+/* The heap moves a hole rather than swapping: one copy per level instead
+   of three. */
 PERFDATA__PRIVATE void perfdata__order_push(perfdata_ordered *o, const perfdata_record *rec, uint64_t t) {
+    perfdata_order_entry *q = o->queue;
     size_t i = o->nr++;
     if (o->nr == 1 || t >= o->max_time) o->max_time = t;
-    o->queue[i].time = t;
-    o->queue[i].seq = o->seq++;
-    o->queue[i].rec = *rec;
-    while (i > 0 && perfdata__order_less(&o->queue[i], &o->queue[(i - 1) / 2])) {
-        perfdata__order_swap(&o->queue[i], &o->queue[(i - 1) / 2]);
+    /* usually a record is the latest so far and stays a leaf */
+    while (i > 0 && (t < q[(i - 1) / 2].time || (t == q[(i - 1) / 2].time && o->seq < q[(i - 1) / 2].seq))) {
+        q[i] = q[(i - 1) / 2];
         i = (i - 1) / 2;
     }
+    q[i].time = t;
+    q[i].seq = o->seq++;
+    q[i].bytes = rec->bytes.p;
+    q[i].offset = rec->offset;
+    q[i].bytes_offset = rec->bytes.offset;
+    q[i].extra = rec->extra.n;
+    q[i].big_endian = rec->big_endian;
+}
+
+/* The record a queue entry stands for, as perfdata_next_record gave it. */
+PERFDATA__PRIVATE void perfdata__order_record(const perfdata_order_entry *e, perfdata_record *rec) {
+    const unsigned char *p = e->bytes;
+    size_t size = perfdata__ld16(p + 6, e->big_endian);
+    rec->type = perfdata__ld32(p, e->big_endian);
+    rec->misc = perfdata__ld16(p + 4, e->big_endian);
+    rec->size = (uint16_t)size;
+    rec->offset = e->offset;
+    rec->big_endian = e->big_endian;
+    rec->bytes.p = p; rec->bytes.n = size; rec->bytes.offset = e->bytes_offset;
+    rec->body.p = p + 8; rec->body.n = size - 8; rec->body.offset = e->bytes_offset + 8;
+    rec->extra.p = p + size; rec->extra.n = e->extra; rec->extra.offset = e->bytes_offset + size;
 }
 
 PERFDATA__PRIVATE void perfdata__order_pop(perfdata_ordered *o, perfdata_record *rec) {
-    size_t i = 0;
-    *rec = o->queue[0].rec;
-    o->queue[0] = o->queue[--o->nr];
+    perfdata_order_entry *q = o->queue;
+    size_t i = 0, last;
+    perfdata__order_record(&q[0], rec);
+    last = --o->nr;
+    if (!last) return;
+    /* Floyd's way: the hole goes down to a leaf along the earlier child,
+       then q[last] (from the bottom, so seldom far) rises into it. No
+       index reached is last. */
     for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        if (l < o->nr && perfdata__order_less(&o->queue[l], &o->queue[m])) m = l;
-        if (l + 1 < o->nr && perfdata__order_less(&o->queue[l + 1], &o->queue[m])) m = l + 1;
-        if (m == i) break;
-        perfdata__order_swap(&o->queue[i], &o->queue[m]);
+        size_t m = 2 * i + 1;
+        if (m >= last) break;
+        if (m + 1 < last && perfdata__order_less(&q[m + 1], &q[m])) m++;
+        q[i] = q[m];
         i = m;
     }
+    while (i > 0 && perfdata__order_less(&q[last], &q[(i - 1) / 2])) {
+        q[i] = q[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    q[i] = q[last];
 }
 
 PERFDATA_DEF perfdata_status perfdata_ordered_grow(perfdata_ordered *o, perfdata_order_entry *window, size_t cap,
@@ -3773,6 +3886,23 @@ PERFDATA__PRIVATE void perfdata__move_down(unsigned char *dst, const unsigned ch
     for (i = 0; i < n; i++) dst[i] = src[i];
 }
 
+/* Moves c past the well-formed kernel records (types below 64) ahead of
+   it, reading only their headers: they carry neither chunks nor features,
+   and this keeps perfdata_inflate_measure near the speed of the bytes. The
+   first other record, or one that is malformed, is left for
+   perfdata_next_record. */
+PERFDATA__PRIVATE void perfdata__skip_kernel_records(perfdata_cursor *c) {
+    size_t pos = c->pos, n = c->range.n;
+    if (c->stopped != PERFDATA_OK) return;
+    while (n - pos >= 8) {
+        const unsigned char *p = c->range.p + pos;
+        size_t size = perfdata__ld16(p + 6, c->big_endian);
+        if (perfdata__ld32(p, c->big_endian) >= PERFDATA_RECORD_HEADER_ATTR || size < 8 || size > n - pos) break;
+        pos += size;
+    }
+    c->pos = pos;
+}
+
 PERFDATA_DEF perfdata_status perfdata_inflate_measure(perfdata_file *f, const perfdata_cursor *from,
                                                       perfdata_inflate_sizes *out, perfdata_error *err) {
     perfdata_cursor c;
@@ -3792,7 +3922,7 @@ PERFDATA_DEF perfdata_status perfdata_inflate_measure(perfdata_file *f, const pe
     if (from) c = *from;
     else perfdata__cursor_data(f, &c);
     c.register_attrs = c.update_events = 0;
-    while (perfdata_next_record(f, &c, &rec, 0) == PERFDATA_OK || c.stopped == PERFDATA_OK) {
+    while (perfdata__skip_kernel_records(&c), perfdata_next_record(f, &c, &rec, 0) == PERFDATA_OK || c.stopped == PERFDATA_OK) {
         perfdata_header_feature hf;
         perfdata_compressed cz;
         if (rec.type == PERFDATA_RECORD_HEADER_FEATURE && !out->mmap_len &&

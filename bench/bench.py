@@ -16,6 +16,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -46,14 +47,23 @@ def record(path, mb, args):
     if os.path.exists(path) and os.path.getsize(path) > mb * (1 << 20) * 0.5:
         return
     os.makedirs(DATA, exist_ok=True)
-    # a busy machine for at most 120 s; --max-size usually ends it sooner.
-    # Each loop stops by itself at its deadline, so nothing outlives the run
-    # even when perf stops the shell early.
-    load = ("end=$(($(date +%s) + 120)); for i in 1 2 3 4; do "
+    # A busy machine for at most 600 s; --max-size usually ends it sooner
+    # (500 MB of -g at 19999 Hz on 2 cores: about 4 minutes). perf runs in
+    # its own process group, so the load it leaves behind when --max-size
+    # stops it is killed with it.
+    load = ("end=$(($(date +%s) + 600)); for i in 1 2 3 4; do "
             "(while [ $(date +%s) -lt $end ]; do gzip -c /usr/bin/* >/dev/null 2>&1; done) & done; wait")
     cmd = ['perf', 'record', '-q', '-o', path, '--max-size=%dM' % mb] + args + ['--', 'sh', '-c', load]
     print('recording', path, '...', flush=True)
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=900)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        p.wait(timeout=900)
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        p.wait()
 
 
 def count_records(path):
@@ -113,9 +123,9 @@ def main():
     a = ap.parse_args()
     with_zstd = build_walk()
     have_perf = shutil.which('perf') and not a.no_perf
-    inputs = [('system-g.data', a.mb, ['-a', '-g', '-F', '4999']),
+    inputs = [('system-g.data', a.mb, ['-a', '-g', '-F', '19999']),
               ('dwarf.data', max(1, a.mb * 6 // 10), ['-a', '--call-graph', 'dwarf,4096', '-F', '999']),
-              ('zstd.data', max(1, a.mb // 20), ['-z', '-a', '-g', '-F', '4999'])]
+              ('zstd.data', max(1, a.mb // 20), ['-z', '-a', '-g', '-F', '19999'])]
     rows = []
     for name, mb, args in inputs:
         path = os.path.join(DATA, name)

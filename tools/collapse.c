@@ -13,39 +13,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct stack_count { char *stack; uint64_t count; } stack_count;
-
-typedef struct collapse_ctx {
-    pd_session *s;
-    pd_state st;
-    pd_symbolizer sym;
-    stack_count *table;          /* open addressing on the stack text */
-    size_t n, cap;
-    int annotate_kernel;         /* --kernel: "_[k]" after kernel frames */
-    int with_pid;                /* --pid: "comm-pid" as the root */
-    int use_period;              /* --period: weigh by period, not samples */
-    char *buf;
-    size_t buflen;
-    const char **frames;
-    int *kernel_of;
-    char (*tmp)[300];
-    size_t capframes;
-    struct frame_cache *cache;   /* ip -> frame name, per address space */
-} collapse_ctx;
+/* A distinct stack: its frames as interned strings, root first. Equal
+   text is the same pointer, so stacks are compared as pointer arrays and
+   joined into text only once, for the output. */
+typedef struct stack_count { const char **frames; size_t n; uint64_t hash, count; } stack_count;
 
 /* Callchains repeat the same addresses over and over: a direct-mapped
-   cache of resolved frames (keyed by address space, cpu mode and ip) saves
-   the map, ELF and kallsyms lookups. Names are stable (interned, or owned
-   by an ELF that stays open); bracketed object names are copied. */
+   cache of frames (keyed by address space, cpu mode and ip) saves the map,
+   ELF and kallsyms lookups and the tidying; `text` is interned. */
 #define FRAME_CACHE_SIZE 65536
 typedef struct frame_cache {
     uint64_t ip;
     const void *space;
     unsigned cpumode;
-    int kernel, used;
-    char name[80];               /* used when the name is not stable */
-    const char *stable;
+    int used;
+    const char *text;
 } frame_cache;
+
+typedef struct collapse_ctx {
+    pd_session *s;
+    pd_state st;
+    pd_symbolizer sym;
+    stack_count *table;          /* open addressing on the frame pointers */
+    size_t n, cap;
+    char **strings;              /* interned frame texts, open addressing */
+    size_t nstrings, capstrings;
+    int annotate_kernel;         /* --kernel: "_[k]" after kernel frames */
+    int with_pid;                /* --pid: "comm-pid" as the root */
+    int use_period;              /* --period: weigh by period, not samples */
+    char *buf;                   /* scratch text */
+    size_t buflen;
+    const char **key;            /* the stack being built */
+    size_t capkey;
+    frame_cache *cache;
+    /* root text by (interned comm, pid): snprintf and tidying once each */
+    struct { const char *comm, *root; int32_t pid; } roots[256];
+} collapse_ctx;
 
 static uint64_t hash_str(const char *s) {
     uint64_t h = 1469598103934665603ull;
@@ -53,108 +56,153 @@ static uint64_t hash_str(const char *s) {
     return h;
 }
 
-static void table_add(collapse_ctx *c, const char *stack, uint64_t count) {
+static void *grow(void *p, size_t n, size_t size) {
+    p = realloc(p, n * size);
+    if (!p) abort();
+    return p;
+}
+
+/* The one copy of a text. */
+static const char *intern(collapse_ctx *c, const char *text) {
+    size_t i;
+    if ((c->nstrings + 1) * 2 > c->capstrings) {
+        size_t cap = c->capstrings ? c->capstrings * 2 : 4096, j;
+        char **t = calloc(cap, sizeof *t);
+        if (!t) abort();
+        for (j = 0; j < c->capstrings; j++) {
+            if (!c->strings[j]) continue;
+            for (i = hash_str(c->strings[j]) & (cap - 1); t[i]; i = (i + 1) & (cap - 1)) {}
+            t[i] = c->strings[j];
+        }
+        free(c->strings);
+        c->strings = t;
+        c->capstrings = cap;
+    }
+    for (i = hash_str(text) & (c->capstrings - 1); c->strings[i]; i = (i + 1) & (c->capstrings - 1))
+        if (!strcmp(c->strings[i], text)) return c->strings[i];
+    if (!(c->strings[i] = strdup(text))) abort();
+    c->nstrings++;
+    return c->strings[i];
+}
+
+static uint64_t hash_frames(const char *const *f, size_t n) {
+    uint64_t h = n;
+    size_t i;
+    for (i = 0; i < n; i++) h = (h ^ (uint64_t)(uintptr_t)f[i]) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+
+static void table_add(collapse_ctx *c, const char **frames, size_t n, uint64_t count) {
+    uint64_t h = hash_frames(frames, n);
     size_t i;
     if ((c->n + 1) * 2 > c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 4096, j;
         stack_count *t = calloc(cap, sizeof *t);
         if (!t) abort();
         for (j = 0; j < c->cap; j++) {
-            if (!c->table[j].stack) continue;
-            for (i = hash_str(c->table[j].stack) & (cap - 1); t[i].stack; i = (i + 1) & (cap - 1)) {}
+            if (!c->table[j].frames) continue;
+            for (i = c->table[j].hash & (cap - 1); t[i].frames; i = (i + 1) & (cap - 1)) {}
             t[i] = c->table[j];
         }
         free(c->table);
         c->table = t;
         c->cap = cap;
     }
-    for (i = hash_str(stack) & (c->cap - 1); c->table[i].stack; i = (i + 1) & (c->cap - 1))
-        if (!strcmp(c->table[i].stack, stack)) { c->table[i].count += count; return; }
-    c->table[i].stack = strdup(stack);
-    if (!c->table[i].stack) abort();
+    for (i = h & (c->cap - 1); c->table[i].frames; i = (i + 1) & (c->cap - 1)) {
+        stack_count *e = &c->table[i];
+        if (e->hash == h && e->n == n && !memcmp(e->frames, frames, n * sizeof *frames)) { e->count += count; return; }
+    }
+    c->table[i].frames = grow(NULL, n, sizeof *frames);
+    memcpy(c->table[i].frames, frames, n * sizeof *frames);
+    c->table[i].n = n;
+    c->table[i].hash = h;
     c->table[i].count = count;
     c->n++;
 }
 
 /* stackcollapse-perf.pl's tidying: ';' would split a frame, argument lists
-   and quotes are dropped. */
-static void append_frame(collapse_ctx *c, size_t *pos, const char *name, const char *suffix) {
-    size_t need = *pos + strlen(name) + strlen(suffix) + 2, i;
+   and quotes are dropped. Returns the interned result. */
+static const char *tidy_frame(collapse_ctx *c, const char *name, const char *suffix) {
+    size_t need = strlen(name) + strlen(suffix) + 1, i, pos = 0;
     int depth = 0;
     if (need > c->buflen) {
         c->buflen = need * 2;
-        c->buf = realloc(c->buf, c->buflen);
-        if (!c->buf) abort();
+        c->buf = grow(c->buf, c->buflen, 1);
     }
-    if (*pos) c->buf[(*pos)++] = ';';
     for (i = 0; name[i]; i++) {
         char ch = name[i];
         if (ch == '(' && strncmp(name + i, "(anonymous namespace)", 21) != 0) depth = 1; /* drop "(args...)" to the end */
         if (depth) continue;
         if (ch == '"' || ch == '\'') continue;
-        c->buf[(*pos)++] = ch == ';' ? ':' : ch;
+        c->buf[pos++] = ch == ';' ? ':' : ch;
     }
-    for (i = 0; suffix[i]; i++) c->buf[(*pos)++] = suffix[i];
-    c->buf[*pos] = 0;
+    for (i = 0; suffix[i]; i++) c->buf[pos++] = suffix[i];
+    c->buf[pos] = 0;
+    return intern(c, c->buf);
 }
 
 /* The frame text of one address: the symbol; else the object in brackets;
    else "[unknown]" (stackcollapse-perf.pl's rule for perf script's
    "[unknown] (object)"). */
-static const char *frame_name(collapse_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip, int *kernel, char *tmp,
-                              size_t tmplen) {
+static const char *frame_text(collapse_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip) {
     pd_resolved r;
+    char tmp[300];
+    const char *name = "[unknown]";
     pd_sym_resolve(&c->sym, &c->st, t, cpumode, ip, &r);
-    *kernel = r.kernel;
-    if (r.sym) return r.sym;
-    if (r.dso && strcmp(r.dso, "[unknown]") != 0) {
-        snprintf(tmp, tmplen, "[%s]", r.dso[0] == '[' ? r.dso + 1 : r.dso);
+    if (r.sym) name = r.sym;
+    else if (r.dso && strcmp(r.dso, "[unknown]") != 0) {
+        snprintf(tmp, sizeof tmp, "[%s]", r.dso[0] == '[' ? r.dso + 1 : r.dso);
         if (r.dso[0] == '[' && strlen(tmp) >= 2 && tmp[strlen(tmp) - 1] == ']' && tmp[strlen(tmp) - 2] == ']')
             tmp[strlen(tmp) - 1] = 0;
-        return tmp;
+        name = tmp;
     }
-    return "[unknown]";
+    return tidy_frame(c, name, c->annotate_kernel && r.kernel ? "_[k]" : "");
 }
 
-static const char *cached_frame(collapse_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip, int *kernel, char *tmp,
-                                size_t tmplen) {
+static const char *cached_frame(collapse_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip) {
     const void *space = (cpumode == PERFDATA_MISC_KERNEL || cpumode == PERFDATA_MISC_GUEST_KERNEL) ? NULL : t->maps;
     uint64_t h = (ip ^ (uint64_t)(uintptr_t)space * 0x9E3779B97F4A7C15ull ^ cpumode) * 0x9E3779B97F4A7C15ull;
     frame_cache *e = &c->cache[(h >> 40) & (FRAME_CACHE_SIZE - 1)];
-    const char *name;
-    if (e->used && e->ip == ip && e->space == space && e->cpumode == cpumode) {
-        *kernel = e->kernel;
-        return e->stable ? e->stable : e->name;
-    }
-    name = frame_name(c, t, cpumode, ip, kernel, tmp, tmplen);
+    if (e->used && e->ip == ip && e->space == space && e->cpumode == cpumode) return e->text;
+    e->text = frame_text(c, t, cpumode, ip);
     e->used = 1;
     e->ip = ip;
     e->space = space;
     e->cpumode = cpumode;
-    e->kernel = *kernel;
-    e->stable = name == tmp ? NULL : name;
-    if (name == tmp) snprintf(e->name, sizeof e->name, "%s", tmp);
-    return name;
+    return e->text;
+}
+
+/* The root: the command name (comm-pid with --pid), spaces as underscores
+   like the script. comm is interned by pd_state, so its pointer is a key. */
+static const char *root_text(collapse_ctx *c, const char *comm, int32_t pid) {
+    size_t slot, k;
+    char root[128];
+    if (!c->with_pid) pid = 0;
+    slot = (size_t)((((uint64_t)(uintptr_t)comm >> 4) ^ (uint64_t)(uint32_t)pid) * 0x9E3779B97F4A7C15ull >> 56);
+    if (c->roots[slot].comm == comm && c->roots[slot].pid == pid && c->roots[slot].root) return c->roots[slot].root;
+    if (c->with_pid) snprintf(root, sizeof root, "%s-%d", comm, (int)pid);
+    else snprintf(root, sizeof root, "%s", comm);
+    for (k = 0; root[k]; k++) if (root[k] == ' ') root[k] = '_';
+    c->roots[slot].comm = comm;
+    c->roots[slot].pid = pid;
+    c->roots[slot].root = tidy_frame(c, root, "");
+    return c->roots[slot].root;
 }
 
 static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdata_sample *s) {
     pd_thread *t = pd_state_thread(&c->st, (int32_t)s->pid, (int32_t)s->tid);
     unsigned cpumode = rec->misc & PERFDATA_MISC_CPUMODE_MASK;
-    size_t nf = 0, i, pos = 0;
+    size_t nf, i;
     const char *comm = t->comm ? t->comm : "[unknown]";
     size_t nr = (s->sample_type & PERFDATA_SAMPLE_CALLCHAIN) ? s->callchain.count : 0;
-    if (nr + 1 > c->capframes) {
-        c->capframes = (nr + 1) * 2;
-        c->frames = realloc((void *)c->frames, c->capframes * sizeof *c->frames);
-        c->kernel_of = realloc(c->kernel_of, c->capframes * sizeof *c->kernel_of);
-        c->tmp = realloc(c->tmp, c->capframes * sizeof *c->tmp);
-        if (!c->frames || !c->kernel_of || !c->tmp) abort();
+    if (nr + 2 > c->capkey) {
+        c->capkey = (nr + 2) * 2;
+        c->key = grow((void *)c->key, c->capkey, sizeof *c->key);
     }
     if (!c->cache && !(c->cache = calloc(FRAME_CACHE_SIZE, sizeof *c->cache))) abort();
-    if (!nr) {
-        c->frames[nf] = cached_frame(c, t, cpumode, s->ip, &c->kernel_of[nf], c->tmp[nf], sizeof c->tmp[nf]);
-        nf++;
-    }
+    /* frames fill the key from its end, so it reads root first */
+    nf = c->capkey;
+    if (!nr) c->key[--nf] = cached_frame(c, t, cpumode, s->ip);
     for (i = 0; i < nr; i++) {
         uint64_t ip = perfdata_u64s_at(&s->callchain, i);
         if (ip >= PERFDATA_CONTEXT_MAX) { /* a context marker: the frames after it are in this mode */
@@ -165,21 +213,10 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
             else if (ip == PERFDATA_CONTEXT_HV) cpumode = PERFDATA_MISC_HYPERVISOR;
             continue;
         }
-        c->frames[nf] = cached_frame(c, t, cpumode, ip, &c->kernel_of[nf], c->tmp[nf], sizeof c->tmp[nf]);
-        nf++;
+        c->key[--nf] = cached_frame(c, t, cpumode, ip);
     }
-    /* the root: the command name, spaces as underscores like the script */
-    if (!c->buf) { c->buflen = 256; c->buf = malloc(c->buflen); if (!c->buf) abort(); }
-    {
-        char root[128];
-        size_t k;
-        if (c->with_pid) snprintf(root, sizeof root, "%s-%d", comm, (int)s->pid);
-        else snprintf(root, sizeof root, "%s", comm);
-        for (k = 0; root[k]; k++) if (root[k] == ' ') root[k] = '_';
-        append_frame(c, &pos, root, "");
-    }
-    for (i = nf; i-- > 0;) append_frame(c, &pos, c->frames[i], c->annotate_kernel && c->kernel_of[i] ? "_[k]" : "");
-    table_add(c, c->buf, c->use_period ? s->period : 1);
+    c->key[--nf] = root_text(c, comm, (int32_t)s->pid);
+    table_add(c, c->key + nf, c->capkey - nf, c->use_period ? s->period : 1);
 }
 
 static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
@@ -190,15 +227,42 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     if (perfdata_decode_sample(&c->s->file, rec, &s, NULL) == PERFDATA_OK) on_sample(c, rec, &s);
 }
 
-static int by_stack(const void *a, const void *b) {
-    return strcmp(((const stack_count *)a)->stack, ((const stack_count *)b)->stack);
+typedef struct folded { char *text; uint64_t count; } folded;
+
+static int by_text(const void *a, const void *b) {
+    return strcmp(((const folded *)a)->text, ((const folded *)b)->text);
+}
+
+/* "root;outer;...;inner count" per stack, sorted by text. */
+static void print_stacks(collapse_ctx *c) {
+    folded *v = grow(NULL, c->n ? c->n : 1, sizeof *v);
+    size_t i, j, n = 0;
+    for (i = 0; i < c->cap; i++) {
+        const stack_count *e = &c->table[i];
+        size_t len = 0, pos = 0;
+        if (!e->frames) continue;
+        for (j = 0; j < e->n; j++) len += strlen(e->frames[j]) + 1;
+        v[n].text = grow(NULL, len + 1, 1);
+        for (j = 0; j < e->n; j++) {
+            size_t k = strlen(e->frames[j]);
+            if (j) v[n].text[pos++] = ';';
+            memcpy(v[n].text + pos, e->frames[j], k);
+            pos += k;
+        }
+        v[n].text[pos] = 0;
+        v[n++].count = e->count;
+    }
+    qsort(v, n, sizeof *v, by_text);
+    for (i = 0; i < n; i++) printf("%s %llu\n", v[i].text, (unsigned long long)v[i].count);
+    for (i = 0; i < n; i++) free(v[i].text);
+    free(v);
 }
 
 int pd_cmd_collapse(int argc, char **argv) {
     static collapse_ctx c;
     pd_session s;
     const char *path = NULL, *kallsyms = NULL, *symfs = NULL, *symdir = NULL;
-    size_t i, n = 0;
+    size_t i;
     int rc;
     for (i = 1; i < (size_t)argc; i++) {
         const char *a = argv[i];
@@ -227,21 +291,13 @@ int pd_cmd_collapse(int argc, char **argv) {
     c.sym.search.symfs = symfs;
     c.sym.search.symdir = symdir;
     rc = pd_session_walk_ordered(&s, on_record, &c);
-    {
-        stack_count *v = malloc((c.n ? c.n : 1) * sizeof *v);
-        if (!v) abort();
-        for (i = 0; i < c.cap; i++)
-            if (c.table[i].stack) v[n++] = c.table[i];
-        qsort(v, n, sizeof *v, by_stack);
-        for (i = 0; i < n; i++) printf("%s %llu\n", v[i].stack, (unsigned long long)v[i].count);
-        for (i = 0; i < n; i++) free(v[i].stack);
-        free(v);
-    }
+    print_stacks(&c);
+    for (i = 0; i < c.cap; i++) free((void *)c.table[i].frames);
+    for (i = 0; i < c.capstrings; i++) free(c.strings[i]);
     free(c.table);
+    free(c.strings);
     free(c.buf);
-    free((void *)c.frames);
-    free(c.kernel_of);
-    free(c.tmp);
+    free((void *)c.key);
     free(c.cache);
     pd_sym_free(&c.sym);
     pd_state_free(&c.st);

@@ -142,6 +142,11 @@ struct pd_elf {
     uint64_t *reach;            /* reach[i]: greatest end among syms[0..i] */
     void *mapping;              /* pd_elf_open_file's mmap, else NULL */
     size_t mapping_size;
+    /* The PT_LOAD segments decoded once, in table order: map_to_vaddr runs
+       for every user frame. all_loads is 0 when there were more. */
+    struct { uint64_t offset, filesz, vaddr; int exec; } loads[16];
+    size_t nloads;
+    int all_loads;
 };
 
 /* A field of an entry whose view is at least the layout's entry size. */
@@ -483,10 +488,13 @@ static pd_elf_status load_symbols(pd_elf *e, pd_elf_error *err) {
 
 /* ---------------------------------------------------------------- open */
 
+static void collect_loads(pd_elf *e);
+
 static pd_elf_status parse(pd_elf *e, int want_symbols, pd_elf_error *err) {
     pd_elf_status st;
     if ((st = parse_ident(e, err)) != PD_ELF_OK) return st;
     if ((st = parse_tables(e, err)) != PD_ELF_OK) return st;
+    collect_loads(e);
     if ((st = find_build_id(e, err)) != PD_ELF_OK) return st;
     return want_symbols ? load_symbols(e, err) : PD_ELF_OK;
 }
@@ -585,8 +593,32 @@ const pd_elf_sym *pd_elf_lookup(const pd_elf *elf, uint64_t vaddr) {
 
 /* The vaddr of file offset off in a PT_LOAD's file bytes; executable
    segments only when exec_only. */
+static void collect_loads(pd_elf *e) {
+    size_t i;
+    e->nloads = 0;
+    e->all_loads = 1;
+    for (i = 0; i < e->phnum; i++) {
+        if (ph_u32(e, i, e->L->p_type) != PD_ELF_PT_LOAD) continue;
+        if (e->nloads == sizeof e->loads / sizeof e->loads[0]) { e->all_loads = 0; return; }
+        e->loads[e->nloads].offset = ph_word(e, i, e->L->p_offset);
+        e->loads[e->nloads].filesz = ph_word(e, i, e->L->p_filesz);
+        e->loads[e->nloads].vaddr = ph_word(e, i, e->L->p_vaddr);
+        e->loads[e->nloads].exec = (ph_u32(e, i, e->L->p_flags) & PD_ELF_PF_X) != 0;
+        e->nloads++;
+    }
+}
+
 static int load_vaddr(const pd_elf *e, uint64_t off, int exec_only, uint64_t *vaddr) {
     size_t i;
+    if (e->all_loads) {
+        for (i = 0; i < e->nloads; i++) {
+            if (exec_only && !e->loads[i].exec) continue;
+            if (off < e->loads[i].offset || off - e->loads[i].offset >= e->loads[i].filesz) continue;
+            *vaddr = e->loads[i].vaddr + (off - e->loads[i].offset);
+            return 1;
+        }
+        return 0;
+    }
     for (i = 0; i < e->phnum; i++) {
         uint64_t p_offset = ph_word(e, i, e->L->p_offset), filesz = ph_word(e, i, e->L->p_filesz);
         if (ph_u32(e, i, e->L->p_type) != PD_ELF_PT_LOAD) continue;

@@ -15,6 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+
+#ifdef MAP_POPULATE
+#define PD_MAP_POPULATE MAP_POPULATE
+#else
+#define PD_MAP_POPULATE 0
+#endif
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -62,7 +68,9 @@ int pd_map_path(pd_map *m, const char *path, char *err, size_t errlen) {
     if (!S_ISREG(st.st_mode)) { close(fd); return fail(err, errlen, path, "not a regular file"); }
     if (st.st_size == 0) { close(fd); return fail(err, errlen, path, "empty file"); }
     if ((unsigned long long)st.st_size > (size_t)-1) { close(fd); return fail(err, errlen, path, "too large to map"); }
-    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    /* Every command reads the whole file once: mapping it in one go
+       (MAP_POPULATE) saves a page fault per 4 KiB. */
+    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | PD_MAP_POPULATE, fd, 0);
     close(fd);
     if (p == MAP_FAILED) return fail(err, errlen, path, strerror(errno));
     m->data = p; m->size = (size_t)st.st_size; m->owned = 2;

@@ -84,13 +84,14 @@ static unsigned char *inflate_block(pd_inflate *z, size_t n) {
     return b->data;
 }
 
-/* Sets up perfdata_inflate over cursor c. keep: append every chunk's output
-   (ordered walks); else one buffer is reused. Without compressed records or
-   with --no-decompress, the chunks (if any) are yielded as they are. */
-static void inflate_start(pd_session *s, perfdata_cursor *c, int keep, const char *stream) {
+/* Sets up perfdata_inflate over cursor c, which is at the first chunk or
+   before it. Without compressed records or with --no-decompress, the chunks
+   (if any) are yielded as they are. */
+static void inflate_begin(pd_session *s, perfdata_cursor *c) {
     pd_inflate *z = &s->inflate;
     size_t win = 0, cap;
     unsigned char *buf = NULL;
+    int keep = z->keep;
     if (!z->sizes.compressed) perfdata_inflate_measure(&s->file, c, &z->sizes, NULL);
     if (z->sizes.compressed && !s->no_decompress && !z->zstd &&
         perfdata_zstd_window_buffer_size(z->sizes.first_chunk.p, z->sizes.first_chunk.n, &win) == 0 && win) {
@@ -101,7 +102,6 @@ static void inflate_start(pd_session *s, perfdata_cursor *c, int keep, const cha
     /* A fresh stream (each data.N of a directory has its own). */
     if (z->zstd && z->window) perfdata_zstd_dctx_init((perfdata_zstd_dctx *)z->zstd, z->window, z->window_size, 0);
     /* Generous: a writer may put more than mmap_len into one chunk. */
-    z->stream = stream;
     /* The buffer size comes from the file: a hostile mmap_len (up to 4 GiB)
        must not become a huge allocation; a chunk beyond 256 MiB fails. */
     cap = z->sizes.buffer > (128u << 20) ? (256u << 20) : (size_t)z->sizes.buffer * 2;
@@ -114,6 +114,19 @@ static void inflate_start(pd_session *s, perfdata_cursor *c, int keep, const cha
                         "compressed records are skipped\n", s->path);
         z->reported = 1;
     }
+}
+
+/* keep: append every chunk's output (ordered walks); else one buffer is
+   reused. A file's COMPRESSED feature is in its header, so the set-up can
+   wait for the first chunk: most files have none, and looking for one
+   first would read the whole data section once more. A pipe's feature is a
+   record before the data, so a pipe is measured from the start. */
+static void inflate_start(pd_session *s, perfdata_cursor *c, int keep, const char *stream) {
+    pd_inflate *z = &s->inflate;
+    z->keep = keep;
+    z->stream = stream;
+    z->waiting = !z->sizes.compressed && !(s->file.flags & PERFDATA_FILE_PIPE);
+    if (!z->waiting) inflate_begin(s, c);
 }
 
 /* Before each ordered step: a fresh buffer when the current one is full. */
@@ -136,7 +149,17 @@ static perfdata_status next_record(void *user, perfdata_file *f, perfdata_cursor
     pd_session *s = (pd_session *)user;
     pd_inflate *z = &s->inflate;
     perfdata_status st;
-    if (!z->sizes.compressed) return perfdata_next_record(f, c, rec, err); /* no chunks: the plain walk */
+    if (!z->sizes.compressed) { /* no chunks so far: the plain walk */
+        st = perfdata_next_record(f, c, rec, err);
+        if (!z->waiting || st != PERFDATA_OK ||
+            (rec->type != PERFDATA_RECORD_COMPRESSED && rec->type != PERFDATA_RECORD_COMPRESSED2))
+            return st;
+        /* the first chunk: back to it, and decompress from there */
+        c->pos = (size_t)(rec->bytes.p - c->range.p);
+        z->waiting = 0;
+        inflate_begin(s, c);
+        if (!z->sizes.compressed) return perfdata_next_record(f, c, rec, err); /* cannot happen: measure starts at this chunk */
+    }
     if (z->z.keep) inflate_make_room(s);
     st = perfdata_inflate_source(&z->z, f, c, rec, err);
     if (z->z.failed && z->z.error.code != PERFDATA_OK && !z->reported) {
@@ -270,8 +293,10 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
     int rc = 0;
     perfdata_cursor_init(&s->file, &c);
     if (s->file.flags & PERFDATA_FILE_PIPE) refresh_id_index(s);
-    cap = perfdata_ordered_window_hint(&s->file) + 16;
-    perfdata_cursor_init(&s->file, &c); /* the hint walked a pipe's attrs: start afresh */
+    /* Grown on demand (PERFDATA_ERR_NO_SPACE below) rather than sized by
+       perfdata_ordered_window_hint, which would read the whole file once
+       more. */
+    cap = 4096;
     window = malloc(cap * sizeof *window);
     if (!window) { fprintf(stderr, "perfdata: out of memory\n"); return 1; }
     perfdata_ordered_init(&o, &c, window, cap);

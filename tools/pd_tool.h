@@ -21,6 +21,8 @@ typedef struct pd_inflate {
     struct pd_block *blocks;        /* every output buffer, newest first */
     const char *stream;             /* the data.N file being read (ordered walks) */
     int reported;                   /* the stream's failure was reported */
+    int keep;                       /* ordered walks keep every chunk's output */
+    int waiting;                    /* set up at the first chunk, if one comes */
 } pd_inflate;
 
 typedef struct pd_session {
