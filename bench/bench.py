@@ -24,7 +24,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-DATA = os.path.join(HERE, 'data')
+DATA = os.environ.get('BENCH_DATA') or os.path.join(HERE, 'data')  # where inputs are recorded
 PERFDATA = os.path.join(ROOT, 'build', 'perfdata')
 WALK = os.path.join(ROOT, 'build', 'bench-walk')
 

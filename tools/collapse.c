@@ -56,10 +56,18 @@ static uint64_t hash_str(const char *s) {
     return h;
 }
 
+/* realloc or abort; never of size 0, which may free and return NULL */
 static void *grow(void *p, size_t n, size_t size) {
-    p = realloc(p, n * size);
-    if (!p) abort();
-    return p;
+    void *q = realloc(p, n && size ? n * size : 1);
+    if (!q) abort();
+    return q;
+}
+
+/* malloc or abort (gcc 12's analyzer misreads realloc(NULL, n) repeated) */
+static void *alloc(size_t n, size_t size) {
+    void *q = malloc(n && size ? n * size : 1);
+    if (!q) abort();
+    return q;
 }
 
 /* The one copy of a text. */
@@ -112,7 +120,7 @@ static void table_add(collapse_ctx *c, const char **frames, size_t n, uint64_t c
         stack_count *e = &c->table[i];
         if (e->hash == h && e->n == n && !memcmp(e->frames, frames, n * sizeof *frames)) { e->count += count; return; }
     }
-    c->table[i].frames = grow(NULL, n, sizeof *frames);
+    c->table[i].frames = alloc(n, sizeof *frames);
     memcpy(c->table[i].frames, frames, n * sizeof *frames);
     c->table[i].n = n;
     c->table[i].hash = h;
@@ -235,14 +243,14 @@ static int by_text(const void *a, const void *b) {
 
 /* "root;outer;...;inner count" per stack, sorted by text. */
 static void print_stacks(collapse_ctx *c) {
-    folded *v = grow(NULL, c->n ? c->n : 1, sizeof *v);
+    folded *v = alloc(c->n ? c->n : 1, sizeof *v);
     size_t i, j, n = 0;
     for (i = 0; i < c->cap; i++) {
         const stack_count *e = &c->table[i];
         size_t len = 0, pos = 0;
         if (!e->frames) continue;
         for (j = 0; j < e->n; j++) len += strlen(e->frames[j]) + 1;
-        v[n].text = grow(NULL, len + 1, 1);
+        v[n].text = alloc(len + 1, 1);
         for (j = 0; j < e->n; j++) {
             size_t k = strlen(e->frames[j]);
             if (j) v[n].text[pos++] = ';';
