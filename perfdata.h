@@ -3120,16 +3120,20 @@ PERFDATA__PRIVATE int perfdata__order_less(const perfdata_order_entry *a, const 
     return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
-/* The heap moves a hole rather than swapping: one copy per level instead
-   of three. */
+/* A 4-ary heap (half the levels of a binary one; the four children share
+   cache lines) that moves a hole rather than swapping: one copy per level
+   instead of three. */
+#define PERFDATA__ORDER_PARENT(i) (((i) - 1) / 4)
+
 PERFDATA__PRIVATE void perfdata__order_push(perfdata_ordered *o, const perfdata_record *rec, uint64_t t) {
     perfdata_order_entry *q = o->queue;
     size_t i = o->nr++;
     if (o->nr == 1 || t >= o->max_time) o->max_time = t;
     /* usually a record is the latest so far and stays a leaf */
-    while (i > 0 && (t < q[(i - 1) / 2].time || (t == q[(i - 1) / 2].time && o->seq < q[(i - 1) / 2].seq))) {
-        q[i] = q[(i - 1) / 2];
-        i = (i - 1) / 2;
+    while (i > 0 && (t < q[PERFDATA__ORDER_PARENT(i)].time ||
+                     (t == q[PERFDATA__ORDER_PARENT(i)].time && o->seq < q[PERFDATA__ORDER_PARENT(i)].seq))) {
+        q[i] = q[PERFDATA__ORDER_PARENT(i)];
+        i = PERFDATA__ORDER_PARENT(i);
     }
     q[i].time = t;
     q[i].seq = o->seq++;
@@ -3160,19 +3164,21 @@ PERFDATA__PRIVATE void perfdata__order_pop(perfdata_ordered *o, perfdata_record 
     perfdata__order_record(&q[0], rec);
     last = --o->nr;
     if (!last) return;
-    /* Floyd's way: the hole goes down to a leaf along the earlier child,
+    /* Floyd's way: the hole goes down to a leaf along the earliest child,
        then q[last] (from the bottom, so seldom far) rises into it. No
        index reached is last. */
     for (;;) {
-        size_t m = 2 * i + 1;
-        if (m >= last) break;
-        if (m + 1 < last && perfdata__order_less(&q[m + 1], &q[m])) m++;
+        size_t first = 4 * i + 1, m, k, end;
+        if (first >= last) break;
+        end = last - first < 4 ? last : first + 4;
+        for (m = first, k = first + 1; k < end; k++)
+            if (perfdata__order_less(&q[k], &q[m])) m = k;
         q[i] = q[m];
         i = m;
     }
-    while (i > 0 && perfdata__order_less(&q[last], &q[(i - 1) / 2])) {
-        q[i] = q[(i - 1) / 2];
-        i = (i - 1) / 2;
+    while (i > 0 && perfdata__order_less(&q[last], &q[PERFDATA__ORDER_PARENT(i)])) {
+        q[i] = q[PERFDATA__ORDER_PARENT(i)];
+        i = PERFDATA__ORDER_PARENT(i);
     }
     q[i] = q[last];
 }

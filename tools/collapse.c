@@ -24,10 +24,8 @@ typedef struct stack_count { const char **frames; size_t n; uint64_t hash, count
 #define FRAME_CACHE_SIZE 65536
 typedef struct frame_cache {
     uint64_t ip;
-    const void *space;
-    unsigned cpumode;
-    int used;
-    const char *text;
+    uintptr_t space;             /* the address space (maps, or NULL for the kernel) | cpumode */
+    const char *text;            /* NULL: an empty entry */
 } frame_cache;
 
 typedef struct collapse_ctx {
@@ -168,15 +166,14 @@ static const char *frame_text(collapse_ctx *c, pd_thread *t, unsigned cpumode, u
 }
 
 static const char *cached_frame(collapse_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip) {
-    const void *space = (cpumode == PERFDATA_MISC_KERNEL || cpumode == PERFDATA_MISC_GUEST_KERNEL) ? NULL : t->maps;
-    uint64_t h = (ip ^ (uint64_t)(uintptr_t)space * 0x9E3779B97F4A7C15ull ^ cpumode) * 0x9E3779B97F4A7C15ull;
+    const void *maps = (cpumode == PERFDATA_MISC_KERNEL || cpumode == PERFDATA_MISC_GUEST_KERNEL) ? NULL : t->maps;
+    uintptr_t space = (uintptr_t)maps | cpumode; /* pd_maps is aligned: its low 3 bits are free */
+    uint64_t h = (ip ^ (uint64_t)space * 0x9E3779B97F4A7C15ull) * 0x9E3779B97F4A7C15ull;
     frame_cache *e = &c->cache[(h >> 40) & (FRAME_CACHE_SIZE - 1)];
-    if (e->used && e->ip == ip && e->space == space && e->cpumode == cpumode) return e->text;
+    if (e->text && e->ip == ip && e->space == space) return e->text;
     e->text = frame_text(c, t, cpumode, ip);
-    e->used = 1;
     e->ip = ip;
     e->space = space;
-    e->cpumode = cpumode;
     return e->text;
 }
 

@@ -11,16 +11,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#ifdef MAP_POPULATE
-#define PD_MAP_POPULATE MAP_POPULATE
-#else
-#define PD_MAP_POPULATE 0
-#endif
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -68,13 +65,49 @@ int pd_map_path(pd_map *m, const char *path, char *err, size_t errlen) {
     if (!S_ISREG(st.st_mode)) { close(fd); return fail(err, errlen, path, "not a regular file"); }
     if (st.st_size == 0) { close(fd); return fail(err, errlen, path, "empty file"); }
     if ((unsigned long long)st.st_size > (size_t)-1) { close(fd); return fail(err, errlen, path, "too large to map"); }
-    /* Every command reads the whole file once: mapping it in one go
-       (MAP_POPULATE) saves a page fault per 4 KiB. */
-    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | PD_MAP_POPULATE, fd, 0);
+    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (p == MAP_FAILED) return fail(err, errlen, path, strerror(errno));
     m->data = p; m->size = (size_t)st.st_size; m->owned = 2;
+    m->released = m->populated = m->next_check = 0;
     return 0;
+}
+
+#define PD_WINDOW ((size_t)32 << 20)
+#define PD_STEP ((size_t)8 << 20)
+
+/* perf reads its input through a window of mappings; the tools map the
+   whole file but keep only a window of it resident, so their memory does
+   not grow with the file. Pages a window behind are given back
+   (MADV_DONTNEED: touched again, they are read back from the page cache,
+   so records still queued stay valid), and the next window is mapped in
+   with one call where the kernel can (MADV_POPULATE_READ, Linux 5.14),
+   which saves a page fault per page. */
+void pd_map_advance(pd_map *m, const void *at) {
+    size_t pos, page, want;
+    if (m->owned != 2 || (const unsigned char *)at < m->data) return;
+    pos = (size_t)((const unsigned char *)at - m->data);
+    if (pos < m->next_check || pos > m->size) return;
+    m->next_check = pos + PD_STEP;
+    page = (size_t)sysconf(_SC_PAGESIZE);
+    if (!page) return;
+    if (pos > PD_WINDOW) {
+        size_t to = (pos - PD_WINDOW) / page * page;
+        if (to > m->released) {
+            madvise((void *)(uintptr_t)(m->data + m->released), to - m->released, MADV_DONTNEED);
+            m->released = to;
+        }
+    }
+#ifdef MADV_POPULATE_READ
+    want = m->size - pos > PD_WINDOW ? pos + PD_WINDOW : m->size;
+    if (want > m->populated) {
+        size_t from = m->populated > pos ? m->populated / page * page : pos / page * page;
+        madvise((void *)(uintptr_t)(m->data + from), want - from, MADV_POPULATE_READ);
+        m->populated = want;
+    }
+#else
+    (void)want;
+#endif
 }
 
 void pd_unmap(pd_map *m) {

@@ -11,6 +11,9 @@ typedef struct pd_map {
     const unsigned char *data;
     size_t size;
     int owned;          /* 1: malloc'd (stdin), 2: mmapped */
+    size_t released;    /* pages before this offset were given back */
+    size_t populated;   /* pages before this offset were mapped in ahead */
+    size_t next_check;  /* pd_map_advance acts again from this offset */
     char path[4096];
 } pd_map;
 
@@ -24,6 +27,9 @@ typedef struct pd_input {
 /* 0 on success; on failure -1 and a message in err. */
 int pd_map_path(pd_map *m, const char *path, char *err, size_t errlen);
 void pd_unmap(pd_map *m);
+/* The reader is at `at` in m: keep a window of the mapping resident around
+   it (pages well behind are given back, pages ahead mapped in one call). */
+void pd_map_advance(pd_map *m, const void *at);
 int pd_input_open(pd_input *in, const char *path, char *err, size_t errlen);
 void pd_input_close(pd_input *in);
 

@@ -4,6 +4,7 @@
 #endif
 #include "pd_sym.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ void pd_sym_free(pd_symbolizer *s) {
         pd_elf_close(s->dsos[i].elf);
     }
     free(s->dsos);
+    free(s->dso_slots);
     pd_kallsyms_free(s->kallsyms);
     pd_elf_search_free(&s->search);
 }
@@ -86,21 +88,36 @@ static pd_elf *debug_file_for(pd_elf *elf) {
     return dbg;
 }
 
+/* Where the dso of an interned name sits in dso_slots (2 * capdsos
+   slots): its slot, or the empty one it would take. */
+static size_t dso_slot(const pd_symbolizer *s, const char *name) {
+    size_t mask = 2 * s->capdsos - 1, i = (size_t)(((uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+    while (s->dso_slots[i] && s->dsos[s->dso_slots[i] - 1].name != name) i = (i + 1) & mask;
+    return i;
+}
+
 static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
     size_t i;
     pd_dso *d;
     pd_elf_found found;
     pd_elf_error err;
     pd_elf_status st;
-    for (i = 0; i < s->ndsos; i++)
-        if (s->dsos[i].name == m->name) return &s->dsos[i];
+    if (s->capdsos) {
+        i = dso_slot(s, m->name);
+        if (s->dso_slots[i]) return &s->dsos[s->dso_slots[i] - 1];
+    }
     if (s->ndsos == s->capdsos) {
         size_t cap = s->capdsos ? s->capdsos * 2 : 64;
         pd_dso *v = realloc(s->dsos, cap * sizeof *v);
-        if (!v) abort();
+        size_t *slots = calloc(2 * cap, sizeof *slots);
+        if (!v || !slots) abort();
         s->dsos = v;
         s->capdsos = cap;
+        free(s->dso_slots);
+        s->dso_slots = slots;
+        for (i = 0; i < s->ndsos; i++) s->dso_slots[dso_slot(s, s->dsos[i].name)] = i + 1;
     }
+    s->dso_slots[dso_slot(s, m->name)] = s->ndsos + 1;
     d = &s->dsos[s->ndsos++];
     d->name = m->name;
     d->elf = d->symelf = NULL;

@@ -19,6 +19,7 @@ typedef struct pd_symbolizer {
     int host_matches;               /* recorded here: /proc/kallsyms applies */
     struct pd_dso *dsos;            /* cache, by mapping name */
     size_t ndsos, capdsos;
+    size_t *dso_slots;              /* index + 1 into dsos, open addressing on the name pointer */
     int verbose;
 } pd_symbolizer;
 

@@ -200,7 +200,7 @@ static void refresh_id_index(pd_session *s) {
     perfdata_set_id_index(&s->file, s->ids, need * 2, NULL);
 }
 
-static int walk_cursor(pd_session *s, perfdata_cursor *c, const char *name, pd_record_fn fn, void *ctx) {
+static int walk_cursor(pd_session *s, pd_map *m, perfdata_cursor *c, const char *name, pd_record_fn fn, void *ctx) {
     perfdata_record rec;
     perfdata_error err;
     perfdata_status st;
@@ -216,6 +216,7 @@ static int walk_cursor(pd_session *s, perfdata_cursor *c, const char *name, pd_r
         if (st != PERFDATA_OK) report(s->path, &err); /* a bad attr record: still a record */
         if (s->file.nr_events != before) refresh_id_index(s);
         fn(ctx, &rec, name);
+        pd_map_advance(m, c->range.p + c->pos);
     }
 }
 
@@ -229,13 +230,13 @@ int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx) {
         fprintf(stderr, "perfdata: %s: the header's data size is 0 (was perf record interrupted?); "
                         "like perf, no records are read\n", s->path);
     inflate_start(s, &c, 0, NULL);
-    rc = walk_cursor(s, &c, s->input.is_dir ? s->input.main.path : s->path, fn, ctx);
+    rc = walk_cursor(s, &s->input.main, &c, s->input.is_dir ? s->input.main.path : s->path, fn, ctx);
     for (i = 0; i < s->input.nr_streams; i++) {
-        const pd_map *m = &s->input.streams[i];
+        pd_map *m = &s->input.streams[i];
         if (!m->size) continue;
         perfdata_cursor_init_range(&c, m->data, m->size, 0, (s->file.flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
         inflate_start(s, &c, 0, NULL);
-        rc |= walk_cursor(s, &c, m->path, fn, ctx);
+        rc |= walk_cursor(s, m, &c, m->path, fn, ctx);
     }
     return rc;
 }
@@ -290,6 +291,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
     perfdata_order_entry *window;
     size_t cap, stream = 0, before;
     const char *name = s->input.is_dir ? s->input.main.path : s->path;
+    pd_map *map = &s->input.main;   /* the one the cursor is in */
     int rc = 0;
     perfdata_cursor_init(&s->file, &c);
     if (s->file.flags & PERFDATA_FILE_PIPE) refresh_id_index(s);
@@ -323,9 +325,10 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
             /* the next data.N stream of a directory */
             while (stream < s->input.nr_streams && !s->input.streams[stream].size) stream++;
             if (stream < s->input.nr_streams) {
-                const pd_map *m = &s->input.streams[stream++];
+                pd_map *m = &s->input.streams[stream++];
                 perfdata_cursor_init_range(&c, m->data, m->size, 0, (s->file.flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
                 name = m->path;
+                map = m;
                 inflate_start(s, &c, 1, name);
             }
             if (stream >= s->input.nr_streams) o.hold_end = 0;
@@ -339,6 +342,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
         }
         if (s->file.nr_events != before) refresh_id_index(s);
         fn(ctx, &rec, stream_of(s, &rec, name));
+        pd_map_advance(map, c.range.p + c.pos);
     }
     free(window);
     return rc;
