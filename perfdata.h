@@ -1701,7 +1701,8 @@ PERFDATA_DEF perfdata_status perfdata_set_id_index(perfdata_file *f, perfdata_id
     return perfdata__ok(err);
 }
 
-PERFDATA_DEF long perfdata_find_event(const perfdata_file *f, uint64_t id) {
+/* The search of perfdata_find_event; inlined where every sample needs it. */
+PERFDATA__HOT long perfdata__find_event(const perfdata_file *f, uint64_t id) {
     size_t i, j;
     if (f->id_index && f->nr_ids <= 16) { /* the usual few ids: a scan beats the search */
         for (i = 0; i < f->nr_ids && f->id_index[i].id < id; i++) {}
@@ -1721,6 +1722,10 @@ PERFDATA_DEF long perfdata_find_event(const perfdata_file *f, uint64_t id) {
         for (j = 0; j < f->events[i].ids.count; j++)
             if (perfdata_u64s_at(&f->events[i].ids, j) == id) return (long)i;
     return -1;
+}
+
+PERFDATA_DEF long perfdata_find_event(const perfdata_file *f, uint64_t id) {
+    return perfdata__find_event(f, id);
 }
 
 /* -------------------------------------------------------------- opening */
@@ -2206,7 +2211,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__no_event(perfdata_error *err, const 
     return perfdata__fail(err, code, rec->offset, rec->type, msg);
 }
 
-PERFDATA_DEF long perfdata_record_event(const perfdata_file *f, const perfdata_record *rec, perfdata_error *err) {
+PERFDATA__HOT long perfdata__record_event(const perfdata_file *f, const perfdata_record *rec, perfdata_error *err) {
     uint64_t id;
     size_t words = rec->body.n / 8;
     long e;
@@ -2232,9 +2237,13 @@ PERFDATA_DEF long perfdata_record_event(const perfdata_file *f, const perfdata_r
         id = perfdata__ld64(rec->body.p + 8 * (words - (size_t)f->is_pos), rec->big_endian);
     }
     if (id == 0) return 0; /* perf: synthesized records have id 0 */
-    e = perfdata_find_event(f, id);
+    e = perfdata__find_event(f, id);
     if (e < 0) perfdata__no_event(err, rec, PERFDATA_ERR_UNKNOWN_ID, 0);
     return e;
+}
+
+PERFDATA_DEF long perfdata_record_event(const perfdata_file *f, const perfdata_record *rec, perfdata_error *err) {
+    return perfdata__record_event(f, rec, err);
 }
 
 /* --------------------------------------------------------------- sample */
@@ -2489,7 +2498,7 @@ PERFDATA_DEF perfdata_status perfdata_decode_sample(const perfdata_file *f, cons
         perfdata__zero_sample(s, rec);
         return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, rec->offset, rec->type, PERFDATA__MSG("not a SAMPLE record"));
     }
-    e = perfdata_record_event(f, rec, &why);
+    e = perfdata__record_event(f, rec, &why);
     if (e < 0) {
         perfdata__zero_sample(s, rec);
         if (err) *err = why;

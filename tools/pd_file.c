@@ -44,6 +44,7 @@ static int read_stream(pd_map *m, int fd, char *err, size_t errlen) {
         len += (size_t)got;
     }
     m->data = buf; m->size = len; m->owned = 1;
+    m->next_check = (size_t)-1; /* nothing to give back */
     return 0;
 }
 

@@ -30,6 +30,10 @@ void pd_unmap(pd_map *m);
 /* The reader is at `at` in m: keep a window of the mapping resident around
    it (pages well behind are given back, pages ahead mapped in one call). */
 void pd_map_advance(pd_map *m, const void *at);
+/* The per-record check, inline: pd_map_advance acts every few MiB. */
+static inline void pd_map_at(pd_map *m, const unsigned char *at) {
+    if (at >= m->data && (size_t)(at - m->data) >= m->next_check) pd_map_advance(m, at);
+}
 int pd_input_open(pd_input *in, const char *path, char *err, size_t errlen);
 void pd_input_close(pd_input *in);
 

@@ -144,7 +144,7 @@ static void inflate_make_room(pd_session *s) {
    COMPRESSED chunk the records decompressed from it (at the chunk's offset,
    as perf reports them). When the chunk stream breaks, says once why the
    records of later chunks are missing. */
-static perfdata_status next_record(void *user, perfdata_file *f, perfdata_cursor *c, perfdata_record *rec,
+static inline perfdata_status next_record(void *user, perfdata_file *f, perfdata_cursor *c, perfdata_record *rec,
                                    perfdata_error *err) {
     pd_session *s = (pd_session *)user;
     pd_inflate *z = &s->inflate;
@@ -216,7 +216,7 @@ static int walk_cursor(pd_session *s, pd_map *m, perfdata_cursor *c, const char 
         if (st != PERFDATA_OK) report(s->path, &err); /* a bad attr record: still a record */
         if (s->file.nr_events != before) refresh_id_index(s);
         fn(ctx, &rec, name);
-        pd_map_advance(m, c->range.p + c->pos);
+        pd_map_at(m, c->range.p + c->pos);
     }
 }
 
@@ -342,7 +342,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
         }
         if (s->file.nr_events != before) refresh_id_index(s);
         fn(ctx, &rec, stream_of(s, &rec, name));
-        pd_map_advance(map, c.range.p + c.pos);
+        pd_map_at(map, c.range.p + c.pos);
     }
     free(window);
     return rc;
