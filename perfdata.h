@@ -631,7 +631,10 @@ PERFDATA_API perfdata_status perfdata_ordered_grow(perfdata_ordered *o, perfdata
 /* Window entries that suffice when no record is more than one round out of
    order: the most timestamped kernel records in two consecutive rounds. */
 PERFDATA_API size_t perfdata_ordered_window_hint(perfdata_file *f);
-/* The time perf orders a record by, or 0 when it has none (delivered as read). */
+/* The time perf orders a record by, or 0 when it has none (delivered as read).
+   Of a sample only the fields up to its time are read, as perf does
+   (evsel__parse_sample_timestamp): a sample broken further on still has a
+   time; decoding it reports the damage. */
 PERFDATA_API uint64_t perfdata_record_time(const perfdata_file *f, const perfdata_record *rec);
 
 /* ----------------------------------------------------------------- sample */
