@@ -74,8 +74,8 @@ int pd_map_path(pd_map *m, const char *path, char *err, size_t errlen) {
     return 0;
 }
 
-#define PD_WINDOW ((size_t)32 << 20)
-#define PD_STEP ((size_t)8 << 20)
+#define PD_WINDOW ((size_t)8 << 20)
+#define PD_STEP ((size_t)2 << 20)
 
 /* perf reads its input through a window of mappings; the tools map the
    whole file but keep only a window of it resident, so their memory does

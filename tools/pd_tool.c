@@ -59,29 +59,79 @@ struct pd_block {
     unsigned char *data;
     size_t n;
     const char *stream;             /* the file its chunks came from */
+    int pinned;                     /* holds a record perfdata_file may point into */
+    int in_use;
 };
 
-static void inflate_free(pd_inflate *z) {
-    while (z->blocks) {
-        struct pd_block *b = z->blocks;
-        z->blocks = b->next;
+static void free_blocks(struct pd_block *b) {
+    while (b) {
+        struct pd_block *next = b->next;
         free(b->data);
         free(b);
+        b = next;
     }
+}
+
+static void inflate_free(pd_inflate *z) {
+    free_blocks(z->blocks);
+    free_blocks(z->spare);
     free(z->zstd);
     free(z->window);
     memset(z, 0, sizeof *z);
 }
 
-/* A new output buffer of n bytes, kept until the session closes. */
+/* A new output buffer of n bytes, a spare one when one is large enough. */
 static unsigned char *inflate_block(pd_inflate *z, size_t n) {
-    struct pd_block *b = calloc(1, sizeof *b);
-    if (!b || !(b->data = malloc(n))) { free(b); return NULL; }
-    b->n = n;
+    struct pd_block **pp, *b = NULL;
+    for (pp = &z->spare; *pp; pp = &(*pp)->next)
+        if ((*pp)->n >= n) { b = *pp; *pp = b->next; break; }
+    if (!b) {
+        b = calloc(1, sizeof *b);
+        if (!b || !(b->data = malloc(n))) { free(b); return NULL; }
+        b->n = n;
+    }
     b->stream = z->stream;
+    b->pinned = 0;
     b->next = z->blocks;
     z->blocks = b;
     return b->data;
+}
+
+static struct pd_block *block_of(struct pd_block *b, const unsigned char *p) {
+    for (; b; b = b->next)
+        if (p && p >= b->data && p < b->data + b->n) return b;
+    return NULL;
+}
+
+static void mark(struct pd_block *blocks, const unsigned char *p) {
+    struct pd_block *b = block_of(blocks, p);
+    if (b) b->in_use = 1;
+}
+
+/* In an ordered walk every chunk's output is kept while records from it
+   wait in the queue; once none do, its buffer goes to the spares, so the
+   memory stays that of the queue's span rather than of the whole file.
+   Kept: the buffer being filled, the one the chunk being read is in, the
+   one holding a partial record, and any holding a user record (an event's
+   attr, ids or name may point there). */
+static void inflate_reclaim(pd_session *s) {
+    pd_inflate *z = &s->inflate;
+    struct pd_block **pp, *b;
+    size_t i;
+    if (!s->ordered) return;
+    for (b = z->blocks; b; b = b->next) b->in_use = b->pinned;
+    mark(z->blocks, z->z.buf);
+    if (z->z.carry) mark(z->blocks, z->z.carry_p);
+    if (z->z.inner_active) mark(z->blocks, z->z.inner.range.p);
+    for (i = 0; i < s->ordered->nr; i++) mark(z->blocks, s->ordered->queue[i].bytes);
+    if (s->ordered->have_held) mark(z->blocks, s->ordered->held.bytes.p);
+    for (pp = &z->blocks; *pp;) {
+        b = *pp;
+        if (b->in_use) { pp = &b->next; continue; }
+        *pp = b->next;
+        b->next = z->spare;
+        z->spare = b;
+    }
 }
 
 /* Sets up perfdata_inflate over cursor c, which is at the first chunk or
@@ -136,6 +186,7 @@ static void inflate_make_room(pd_session *s) {
     unsigned char *buf;
     if (!need || z->z.failed) return;
     need = need > (16u << 20) ? need : (16u << 20);
+    inflate_reclaim(s);
     buf = inflate_block(z, need);
     if (!buf || perfdata_inflate_set_buffer(&z->z, buf, need, NULL) != PERFDATA_OK) z->z.failed = 1;
 }
@@ -162,6 +213,10 @@ static inline perfdata_status next_record(void *user, perfdata_file *f, perfdata
     }
     if (z->z.keep) inflate_make_room(s);
     st = perfdata_inflate_source(&z->z, f, c, rec, err);
+    if (rec->type >= PERFDATA_RECORD_HEADER_ATTR && z->z.keep) { /* rare: pin what may be pointed into */
+        struct pd_block *b = block_of(z->blocks, rec->bytes.p);
+        if (b) b->pinned = 1;
+    }
     if (z->z.failed && z->z.error.code != PERFDATA_OK && !z->reported) {
         z->reported = 1;
         fprintf(stderr, "perfdata: %s: %s at 0x%llx; the records of later chunks are skipped\n", s->path,
@@ -302,6 +357,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
     window = malloc(cap * sizeof *window);
     if (!window) { fprintf(stderr, "perfdata: out of memory\n"); return 1; }
     perfdata_ordered_init(&o, &c, window, cap);
+    s->ordered = &o;
     inflate_start(s, &c, 1, name);
     o.source = next_record;
     o.source_user = s;
@@ -344,6 +400,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
         fn(ctx, &rec, stream_of(s, &rec, name));
         pd_map_at(map, c.range.p + c.pos);
     }
+    s->ordered = NULL;
     free(window);
     return rc;
 }

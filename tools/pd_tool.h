@@ -18,7 +18,8 @@ typedef struct pd_inflate {
     void *zstd;                     /* perfdata_zstd_dctx */
     unsigned char *window;
     size_t window_size;
-    struct pd_block *blocks;        /* every output buffer, newest first */
+    struct pd_block *blocks;        /* the output buffers in use, newest first */
+    struct pd_block *spare;         /* given back by an ordered walk, for reuse */
     const char *stream;             /* the data.N file being read (ordered walks) */
     int reported;                   /* the stream's failure was reported */
     int keep;                       /* ordered walks keep every chunk's output */
@@ -33,6 +34,7 @@ typedef struct pd_session {
     const char *path;
     char arch[64];
     pd_inflate inflate;
+    const perfdata_ordered *ordered; /* the queue of an ordered walk in progress */
     int no_decompress;              /* yield chunks undecoded (dump --no-decompress) */
 } pd_session;
 
