@@ -4,7 +4,7 @@ standard input and FIFOs for pipe-mode streams, dump's options, and the
 memory of a dump over a 100 MB profile (nothing kept per record: peak RSS is
 the mapping plus a constant).
 
-Usage: tool_cli.py PERFDATA_BINARY WORKDIR
+Usage: tool_cli.py PERFDATA_BINARY WORKDIR [ASAN_BINARY]
 """
 import os
 import resource
@@ -64,6 +64,48 @@ def many_forks(src, dst, n):
     head[72:104] = bytes(32)                            # no features
     with open(dst, 'wb') as f:
         f.write(head + forks + data[do:do + dsz])
+
+
+def compressed_profile(src, dst, target, name):
+    """tests/data/plain.data's kernel records, repeated to `target` bytes,
+    inside COMPRESSED records (one zstd frame of at most 256 KiB each), with
+    a FINISHED_ROUND after each (perf writes those outside the chunks) and,
+    first in the first chunk, an EVENT_UPDATE naming the event `name`. An
+    ordered walk gives back the buffers of chunks no queued record points
+    into, but must keep the first: the event's name points into it.
+    Returns False when the zstd command is missing."""
+    data = open(src, 'rb').read()
+    magic, hsize, attr_size, ao, asz, do, dsz = struct.unpack_from('<QQQQQQQ', data, 0)
+    ids_off, _ = struct.unpack_from('<QQ', data, ao + attr_size - 16)
+    event_id = struct.unpack_from('<Q', data, ids_off)[0]
+    kernel, pos = b'', do
+    while pos + 8 <= do + dsz:
+        rtype, _, size = struct.unpack_from('<IHH', data, pos)
+        if size < 8:
+            break
+        if rtype < 64:
+            kernel += data[pos:pos + size]
+        pos += size
+    text = name.encode() + b'\0' * (8 - len(name) % 8)
+    body = struct.pack('<QQ', 2, event_id) + text                   # PERF_EVENT_UPDATE__NAME
+    stream = struct.pack('<IHH', 78, 0, 8 + len(body)) + body
+    stream += kernel * max(1, target // len(kernel))
+    records = []
+    for at in range(0, len(stream), 256 << 10):
+        try:
+            z = subprocess.run(['zstd', '-q', '-1', '-c'], input=stream[at:at + (256 << 10)],
+                               stdout=subprocess.PIPE, check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            return False
+        records.append(struct.pack('<IHH', 81, 0, 8 + len(z)) + z)   # PERF_RECORD_COMPRESSED
+        records.append(struct.pack('<IHH', 68, 0, 8))                 # FINISHED_ROUND
+    section = b''.join(records)
+    head = bytearray(data[:do])
+    struct.pack_into('<Q', head, 48, len(section))   # data.size
+    head[72:104] = bytes(32)                         # no features (no COMPRESSED: the tools guess)
+    with open(dst, 'wb') as f:
+        f.write(head + section)
+    return True
 
 
 def peak_rss_kb(args):
@@ -189,7 +231,29 @@ def main():
           f'(growth {grow} KiB for {mapping} KiB more mapping)')
     check('dump of 100 MB keeps no per-record state', rc1 == 0 and rc2 == 0 and grow <= mapping + 4096,
           f'{grow} KiB growth')
+    # the tools keep 8 MiB each side of the reader resident, not the file
+    check('dump of 100 MB keeps a window of the file resident, not all of it', grow <= 24 << 10, f'{grow} KiB growth')
+    rss_report, rc3 = peak_rss_kb([tool, 'report', big])
+    check('report of 100 MB keeps a window of the file resident', rc3 == 0 and rss_report <= 64 << 10,
+          f'{rss_report} KiB')
     os.unlink(big)
+    # compressed: buffers of chunks no queued record points into are given
+    # back; the one an event's name points into is kept
+    zdata = os.path.join(work, 'chunks.data')
+    asan = sys.argv[3] if len(sys.argv) > 3 else tool
+    if compressed_profile('tests/data/plain.data', zdata, 120 << 20, 'renamed-event'):
+        for t in sorted({tool, asan}):
+            rc, out, err = run([t, 'report', zdata])
+            check(f'{os.path.basename(os.path.dirname(t))} report over 120 MiB of chunks names the event from '
+                  'inside the first one', rc == 0 and "of event 'renamed-event'" in out, err[-2000:])
+        rc, out, err = run([tool, 'collapse', zdata])
+        check('collapse over 120 MiB of chunks', rc == 0 and out.count('\n') > 0, err[-2000:])
+        rss, rc = peak_rss_kb([tool, 'report', zdata])
+        print(f'report peak RSS over 120 MiB of chunks: {rss} KiB')
+        check('report over 120 MiB of chunks gives back their buffers', rc == 0 and rss <= 100 << 10, f'{rss} KiB')
+        os.unlink(zdata)
+    else:
+        print('skip compressed buffers: the zstd command is missing')
     print(f'{passed} passed, {failed} failed')
     return 1 if failed else 0
 

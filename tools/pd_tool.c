@@ -59,7 +59,6 @@ struct pd_block {
     unsigned char *data;
     size_t n;
     const char *stream;             /* the file its chunks came from */
-    int pinned;                     /* holds a record perfdata_file may point into */
     int in_use;
 };
 
@@ -91,7 +90,6 @@ static unsigned char *inflate_block(pd_inflate *z, size_t n) {
         b->n = n;
     }
     b->stream = z->stream;
-    b->pinned = 0;
     b->next = z->blocks;
     z->blocks = b;
     return b->data;
@@ -108,18 +106,47 @@ static void mark(struct pd_block *blocks, const unsigned char *p) {
     if (b) b->in_use = 1;
 }
 
+/* One event view, copied into memory of the session's when it points into
+   a decompressed buffer. */
+static void own_view(pd_session *s, perfdata_view *v) {
+    void **more;
+    unsigned char *copy;
+    if (!v->n || !block_of(s->inflate.blocks, v->p)) return;
+    more = realloc(s->copies, (s->ncopies + 1) * sizeof *more);
+    copy = malloc(v->n);
+    if (!more || !copy) { free(copy); if (more) s->copies = more; return; } /* then it stays as it was */
+    s->copies = more;
+    memcpy(copy, v->p, v->n);
+    s->copies[s->ncopies++] = copy;
+    v->p = copy;
+}
+
+/* An attr, an EVENT_UPDATE or a pipe's EVENT_DESC read from inside a chunk
+   leaves perfdata_file's events pointing into that chunk's output: its
+   name, attr bytes and ids. That buffer is reused (plain walks) or given
+   back (ordered walks), so the tools copy what the events point to. */
+static void own_event_views(pd_session *s) {
+    size_t i;
+    for (i = 0; i < s->file.nr_events; i++) {
+        perfdata_event *e = &s->file.events[i];
+        own_view(s, &e->name);
+        own_view(s, &e->attr_bytes);
+        own_view(s, &e->ids.bytes);
+    }
+}
+
 /* In an ordered walk every chunk's output is kept while records from it
    wait in the queue; once none do, its buffer goes to the spares, so the
    memory stays that of the queue's span rather than of the whole file.
-   Kept: the buffer being filled, the one the chunk being read is in, the
-   one holding a partial record, and any holding a user record (an event's
-   attr, ids or name may point there). */
+   Kept: the buffer being filled, the one the chunk being read is in and
+   the one holding a partial record. (Nothing in perfdata_file points into
+   them: see own_event_views.) */
 static void inflate_reclaim(pd_session *s) {
     pd_inflate *z = &s->inflate;
     struct pd_block **pp, *b;
     size_t i;
     if (!s->ordered) return;
-    for (b = z->blocks; b; b = b->next) b->in_use = b->pinned;
+    for (b = z->blocks; b; b = b->next) b->in_use = 0;
     mark(z->blocks, z->z.buf);
     if (z->z.carry) mark(z->blocks, z->z.carry_p);
     if (z->z.inner_active) mark(z->blocks, z->z.inner.range.p);
@@ -213,10 +240,9 @@ static inline perfdata_status next_record(void *user, perfdata_file *f, perfdata
     }
     if (z->z.keep) inflate_make_room(s);
     st = perfdata_inflate_source(&z->z, f, c, rec, err);
-    if (rec->type >= PERFDATA_RECORD_HEADER_ATTR && z->z.keep) { /* rare: pin what may be pointed into */
-        struct pd_block *b = block_of(z->blocks, rec->bytes.p);
-        if (b) b->pinned = 1;
-    }
+    if ((rec->type == PERFDATA_RECORD_HEADER_ATTR || rec->type == PERFDATA_RECORD_EVENT_UPDATE ||
+         rec->type == PERFDATA_RECORD_HEADER_FEATURE) && block_of(z->blocks, rec->bytes.p))
+        own_event_views(s); /* rare: perf writes these outside the chunks */
     if (z->z.failed && z->z.error.code != PERFDATA_OK && !z->reported) {
         z->reported = 1;
         fprintf(stderr, "perfdata: %s: %s at 0x%llx; the records of later chunks are skipped\n", s->path,
@@ -235,6 +261,11 @@ int pd_session_decompressed(const pd_session *s, const perfdata_record *rec) {
 }
 
 void pd_session_close(pd_session *s) {
+    size_t i;
+    for (i = 0; i < s->ncopies; i++) free(s->copies[i]);
+    free(s->copies);
+    s->copies = NULL;
+    s->ncopies = 0;
     inflate_free(&s->inflate);
     free(s->events);
     free(s->ids);

@@ -35,6 +35,8 @@ typedef struct pd_session {
     char arch[64];
     pd_inflate inflate;
     const perfdata_ordered *ordered; /* the queue of an ordered walk in progress */
+    void **copies;                   /* event views copied out of decompressed buffers */
+    size_t ncopies;
     int no_decompress;              /* yield chunks undecoded (dump --no-decompress) */
 } pd_session;
 
