@@ -599,7 +599,7 @@ typedef struct perfdata_order_entry {
 
 typedef struct perfdata_ordered {
     perfdata_cursor *cursor;
-    perfdata_order_entry *queue;  /* a binary heap on (time, seq) */
+    perfdata_order_entry *queue;  /* a 4-ary heap on (time, seq) */
     size_t nr, cap;
     uint64_t seq;
     uint64_t max_time;            /* highest time queued since the queue was last empty */
@@ -1105,7 +1105,11 @@ PERFDATA_API const char *perfdata_feature_name(unsigned feature);
    chunk, perfdata_inflate_next() fails with PERFDATA_ERR_NO_SPACE (err.needed
    = bytes for a new buffer), nothing is lost, and after
    perfdata_inflate_set_buffer() with a fresh buffer the same call can be made
-   again. */
+   again. The same holds for what perfdata_file keeps from such records: an
+   event's name from an EVENT_UPDATE (or a pipe's EVENT_DESC) read inside a
+   chunk, and in a pipe an attr's bytes and ids, point into the buffer too;
+   perf writes those records outside the chunks, but a caller that reuses or
+   frees buffers should copy them (the tools do). */
 
 /* Continue the stream with one chunk's payload: decode all of `in` into out.
    Return PERFDATA_OK with *out_size set, PERFDATA_ERR_NO_SPACE if out_cap is
