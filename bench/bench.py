@@ -5,10 +5,12 @@ cache, median of several runs, ratios computed pair by pair in one run.
 Writes bench/RESULTS.md.
 
 Inputs (recorded here with perf if missing; sizes are targets):
-  bench/data/system-g.data   perf record -a -g            (BENCH_MB, default 500)
-  bench/data/dwarf.data      perf record --call-graph dwarf (BENCH_MB * 0.6)
-  bench/data/zstd.data       perf record -z -a -g          (BENCH_MB / 20)
-Usage: bench.py [--runs N] [--mb MB] [--no-perf]
+  bench/data/system-g.data   perf record -a -g -F 19999                  (BENCH_MB, default 500)
+  bench/data/dwarf.data      perf record -a --call-graph dwarf,4096 -F 999 (BENCH_MB * 0.6)
+  bench/data/zstd.data       perf record -z -a -g -F 19999               (BENCH_MB / 20)
+each under a gzip load on every core, stopped by --max-size.
+The inputs live in bench/data unless BENCH_DATA names another directory.
+Usage: bench.py [--runs N] [--mb MB] [--no-perf] [--perf-runs N]
 """
 import argparse
 import datetime
@@ -166,7 +168,7 @@ def write_results(rows, zrows, a):
     lines = ['# Benchmark results', '',
              f'Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; '
              f'{datetime.date.today().isoformat()}. Warm page cache; median of {a.runs} runs '
-             f'(perf: of {a.perf_runs}). Regenerate with `make bench` (BENCH_MB sets the input size).', '',
+             f'(perf: of {a.perf_runs}). Regenerate with `make bench` (BENCH_MB sets the input size, BENCH_DATA where the inputs are).', '',
              '| input | size | records | command | time | MB/s | records/s | peak RSS | x floor | perf | perf RSS | perf / ours | perf RSS / ours |',
              '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
     for r in rows:
