@@ -145,13 +145,13 @@ static void inflate_reclaim(pd_session *s) {
     pd_inflate *z = &s->inflate;
     struct pd_block **pp, *b;
     size_t i;
-    if (!s->ordered) return;
+    if (!s->ordering) return;
     for (b = z->blocks; b; b = b->next) b->in_use = 0;
     mark(z->blocks, z->z.buf);
     if (z->z.carry) mark(z->blocks, z->z.carry_p);
     if (z->z.inner_active) mark(z->blocks, z->z.inner.range.p);
-    for (i = 0; i < s->ordered->nr; i++) mark(z->blocks, s->ordered->queue[i].bytes);
-    if (s->ordered->have_held) mark(z->blocks, s->ordered->held.bytes.p);
+    for (i = 0; i < s->order.nr; i++) mark(z->blocks, s->order.queue[i].bytes);
+    if (s->order.have_held) mark(z->blocks, s->order.held.bytes.p);
     for (pp = &z->blocks; *pp;) {
         b = *pp;
         if (b->in_use) { pp = &b->next; continue; }
@@ -240,7 +240,8 @@ static inline perfdata_status next_record(void *user, perfdata_file *f, perfdata
     }
     if (z->z.keep) inflate_make_room(s);
     st = perfdata_inflate_source(&z->z, f, c, rec, err);
-    if ((rec->type == PERFDATA_RECORD_HEADER_ATTR || rec->type == PERFDATA_RECORD_EVENT_UPDATE ||
+    if (st == PERFDATA_OK &&
+        (rec->type == PERFDATA_RECORD_HEADER_ATTR || rec->type == PERFDATA_RECORD_EVENT_UPDATE ||
          rec->type == PERFDATA_RECORD_HEADER_FEATURE) && block_of(z->blocks, rec->bytes.p))
         own_event_views(s); /* rare: perf writes these outside the chunks */
     if (z->z.failed && z->z.error.code != PERFDATA_OK && !z->reported) {
@@ -370,7 +371,7 @@ static const char *stream_of(const pd_session *s, const perfdata_record *rec, co
    them, the kernel records come out at the end in time order either way). */
 int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
     perfdata_cursor c;
-    perfdata_ordered o;
+    perfdata_ordered *o = &s->order; /* in the session: the record source looks at its queue */
     perfdata_record rec;
     perfdata_error err;
     perfdata_status st;
@@ -387,18 +388,18 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
     cap = 4096;
     window = malloc(cap * sizeof *window);
     if (!window) { fprintf(stderr, "perfdata: out of memory\n"); return 1; }
-    perfdata_ordered_init(&o, &c, window, cap);
-    s->ordered = &o;
+    perfdata_ordered_init(o, &c, window, cap);
+    s->ordering = 1;
     inflate_start(s, &c, 1, name);
-    o.source = next_record;
-    o.source_user = s;
-    o.hold_end = s->input.nr_streams > 0;
+    o->source = next_record;
+    o->source_user = s;
+    o->hold_end = s->input.nr_streams > 0;
     for (;;) {
         before = s->file.nr_events;
-        st = perfdata_ordered_next(&s->file, &o, &rec, &err);
+        st = perfdata_ordered_next(&s->file, o, &rec, &err);
         if (st == PERFDATA_ERR_NO_SPACE && err.record_type != PERFDATA_RECORD_HEADER_ATTR) {
             perfdata_order_entry *bigger = malloc(err.needed * 2 * sizeof *bigger);
-            if (!bigger || perfdata_ordered_grow(&o, bigger, err.needed * 2, NULL) != PERFDATA_OK) {
+            if (!bigger || perfdata_ordered_grow(o, bigger, err.needed * 2, NULL) != PERFDATA_OK) {
                 fprintf(stderr, "perfdata: out of memory\n");
                 free(bigger);
                 rc = 1;
@@ -408,7 +409,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
             window = bigger;
             continue;
         }
-        if (st == PERFDATA_END && o.hold_end) {
+        if (st == PERFDATA_END && o->hold_end) {
             /* the next data.N stream of a directory */
             while (stream < s->input.nr_streams && !s->input.streams[stream].size) stream++;
             if (stream < s->input.nr_streams) {
@@ -418,7 +419,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
                 map = m;
                 inflate_start(s, &c, 1, name);
             }
-            if (stream >= s->input.nr_streams) o.hold_end = 0;
+            if (stream >= s->input.nr_streams) o->hold_end = 0;
             continue;
         }
         if (st == PERFDATA_END) break;
@@ -431,7 +432,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
         fn(ctx, &rec, stream_of(s, &rec, name));
         pd_map_at(map, c.range.p + c.pos);
     }
-    s->ordered = NULL;
+    s->ordering = 0;
     free(window);
     return rc;
 }

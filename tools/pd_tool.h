@@ -34,7 +34,8 @@ typedef struct pd_session {
     const char *path;
     char arch[64];
     pd_inflate inflate;
-    const perfdata_ordered *ordered; /* the queue of an ordered walk in progress */
+    perfdata_ordered order;          /* the queue of an ordered walk */
+    int ordering;                    /* an ordered walk is in progress */
     void **copies;                   /* event views copied out of decompressed buffers */
     size_t ncopies;
     int no_decompress;              /* yield chunks undecoded (dump --no-decompress) */
