@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The perfdata command as a user meets it: inputs it must refuse clearly,
 standard input and FIFOs for pipe-mode streams, dump's options, and the
-memory of a dump over a 100 MB profile (nothing kept per record: peak RSS is
-the mapping plus a constant).
+memory of a dump and a report over a 100 MB profile (nothing kept per record,
+only a window of the input resident), and compressed chunks whose buffers an
+ordered walk gives back.
 
 Usage: tool_cli.py PERFDATA_BINARY WORKDIR [ASAN_BINARY]
 """
