@@ -2364,13 +2364,8 @@ PERFDATA__PRIVATE void perfdata__rd_branch_stack(perfdata__rd *r, uint64_t bst, 
 }
 
 /* The fields before READ are 8 bytes each (TID and CPU are two u32s):
-   IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD. */
-#define PERFDATA__SAMPLE_FIXED                                                                             \
-    (PERFDATA_SAMPLE_IDENTIFIER | PERFDATA_SAMPLE_IP | PERFDATA_SAMPLE_TID | PERFDATA_SAMPLE_TIME |        \
-     PERFDATA_SAMPLE_ADDR | PERFDATA_SAMPLE_ID | PERFDATA_SAMPLE_STREAM_ID | PERFDATA_SAMPLE_CPU |         \
-     PERFDATA_SAMPLE_PERIOD)
-
-/* Bytes of those fields: bits 0-3, 6-9 and 16 gathered into nine bits and
+   IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD. Bytes of
+   those fields: bits 0-3, 6-9 and 16 gathered into nine bits and
    counted a nibble at a time (no popcount instruction or helper needed). */
 PERFDATA__HOT size_t perfdata__sample_fixed_size(uint64_t t) {
     static const unsigned char ones[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
