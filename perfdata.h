@@ -822,6 +822,8 @@ typedef struct perfdata_build_id {      /* HEADER_BUILD_ID (also the BUILD_ID fe
     int32_t pid;
     perfdata_view build_id;             /* size bytes when MISC_BUILD_ID_SIZE, else 20 */
     perfdata_view filename;
+    uint16_t misc;                      /* the record's misc: its cpumode says whose
+                                           binary (kernel, user, guest) */
 } perfdata_build_id;
 typedef struct perfdata_id_index_entry {
     uint64_t id, idx, cpu, tid;
@@ -2781,6 +2783,7 @@ PERFDATA_DEF perfdata_status perfdata_decode_build_id(const perfdata_file *f, co
                                                       perfdata_build_id *o, perfdata_error *err) {
     PERFDATA__BEGIN(PERFDATA_RECORD_HEADER_BUILD_ID, PERFDATA_RECORD_HEADER_BUILD_ID, rec->body);
     (void)f;
+    o->misc = rec->misc;
     o->pid = (int32_t)perfdata__rd32(&r);
     o->build_id = perfdata__rd_bytes(&r, 24);
     if (!r.overrun) {

@@ -34,8 +34,7 @@ typedef struct collapse_ctx {
     pd_symbolizer sym;
     stack_count *table;          /* open addressing on the frame pointers */
     size_t n, cap;
-    char **strings;              /* interned frame texts, open addressing */
-    size_t nstrings, capstrings;
+    pd_intern strings;           /* frame texts: equal text, one pointer */
     int annotate_kernel;         /* --kernel: "_[k]" after kernel frames */
     int with_pid;                /* --pid: "comm-pid" as the root */
     int use_period;              /* --period: weigh by period, not samples */
@@ -47,12 +46,6 @@ typedef struct collapse_ctx {
     /* root text by (interned comm, pid): snprintf and tidying once each */
     struct { const char *comm, *root; int32_t pid; } roots[256];
 } collapse_ctx;
-
-static uint64_t hash_str(const char *s) {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
 
 /* realloc or abort; never of size 0, which may free and return NULL */
 static void *grow(void *p, size_t n, size_t size) {
@@ -69,27 +62,7 @@ static void *alloc(size_t n, size_t size) {
 }
 
 /* The one copy of a text. */
-static const char *intern(collapse_ctx *c, const char *text) {
-    size_t i;
-    if ((c->nstrings + 1) * 2 > c->capstrings) {
-        size_t cap = c->capstrings ? c->capstrings * 2 : 4096, j;
-        char **t = calloc(cap, sizeof *t);
-        if (!t) abort();
-        for (j = 0; j < c->capstrings; j++) {
-            if (!c->strings[j]) continue;
-            for (i = hash_str(c->strings[j]) & (cap - 1); t[i]; i = (i + 1) & (cap - 1)) {}
-            t[i] = c->strings[j];
-        }
-        free(c->strings);
-        c->strings = t;
-        c->capstrings = cap;
-    }
-    for (i = hash_str(text) & (c->capstrings - 1); c->strings[i]; i = (i + 1) & (c->capstrings - 1))
-        if (!strcmp(c->strings[i], text)) return c->strings[i];
-    if (!(c->strings[i] = strdup(text))) abort();
-    c->nstrings++;
-    return c->strings[i];
-}
+static const char *intern(collapse_ctx *c, const char *text) { return pd_intern_str(&c->strings, text); }
 
 static uint64_t hash_frames(const char *const *f, size_t n) {
     uint64_t h = n;
@@ -198,7 +171,7 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
     pd_thread *t = pd_state_thread(&c->st, (int32_t)s->pid, (int32_t)s->tid);
     unsigned cpumode = rec->misc & PERFDATA_MISC_CPUMODE_MASK;
     size_t nf, i;
-    const char *comm = t->comm ? t->comm : "[unknown]";
+    const char *comm = pd_state_comm(&c->st, t);
     size_t nr = (s->sample_type & PERFDATA_SAMPLE_CALLCHAIN) ? s->callchain.count : 0;
     if (nr + 2 > c->capkey) {
         c->capkey = (nr + 2) * 2;
@@ -228,7 +201,11 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     collapse_ctx *c = (collapse_ctx *)ctx;
     perfdata_sample s;
     (void)name;
-    if (rec->type != PERFDATA_RECORD_SAMPLE) { pd_state_update(&c->st, &c->s->file, rec); return; }
+    if (rec->type != PERFDATA_RECORD_SAMPLE) {
+        pd_state_update(&c->st, &c->s->file, rec);
+        pd_sym_record(&c->sym, rec);
+        return;
+    }
     if (perfdata_decode_sample(&c->s->file, rec, &s, NULL) == PERFDATA_OK) on_sample(c, rec, &s);
 }
 
@@ -298,9 +275,8 @@ int pd_cmd_collapse(int argc, char **argv) {
     rc = pd_session_walk_ordered(&s, on_record, &c);
     print_stacks(&c);
     for (i = 0; i < c.cap; i++) free((void *)c.table[i].frames);
-    for (i = 0; i < c.capstrings; i++) free(c.strings[i]);
     free(c.table);
-    free(c.strings);
+    pd_intern_free(&c.strings);
     free(c.buf);
     free((void *)c.key);
     free(c.cache);

@@ -412,7 +412,7 @@ static int preference(uint64_t size_a, int bind_a, const char *name_a, uint64_t 
     if (ua != ub) return ua < ub ? -1 : 1;
     la = strlen(name_a); lb = strlen(name_b);
     if (la != lb) return la > lb ? -1 : 1;
-    return strcmp(name_a, name_b);
+    return 0;
 }
 
 static int cmp_opt_str(const char *a, const char *b) {
@@ -426,8 +426,9 @@ static int cmp_sym(const void *pa, const void *pb) {
     int c;
     if (a->addr != b->addr) return a->addr < b->addr ? -1 : 1;
     if ((c = preference(a->size, a->bind, a->name, b->size, b->bind, b->name)) != 0) return c;
-    if ((c = cmp_opt_str(a->file, b->file)) != 0) return c;
-    return a->size < b->size ? -1 : a->size > b->size;
+    /* all else equal, the first in the table (perf's arch__choose_best_symbol
+       keeps the one inserted first); finish_symbols put the index in end */
+    return a->end < b->end ? -1 : a->end > b->end;
 }
 
 /* The end of the page after the one holding addr: perf's end for a size-0
@@ -442,6 +443,7 @@ static uint64_t sized_end(uint64_t addr, uint64_t size) { return size > UINT64_M
 /* Sort, keep one symbol per address, and give each its end. */
 static size_t finish_symbols(pd_elf_sym *syms, uint64_t *reach, size_t n) {
     size_t i, kept = 0;
+    for (i = 0; i < n; i++) syms[i].end = i; /* the table order, for cmp_sym; set below */
     qsort(syms, n, sizeof *syms, cmp_sym);
     for (i = 0; i < n; i++) {
         if (kept && syms[kept - 1].addr == syms[i].addr) continue;
@@ -918,17 +920,16 @@ static int parse_kallsyms_line(char *p, pd_ksym *out) {
     return type == 't' || type == 'T' || type == 'w' || type == 'W';
 }
 
-static int ksym_bind(char type) {
-    if (type == 'w' || type == 'W') return PD_ELF_STB_WEAK;
-    return type == 'T' ? PD_ELF_STB_GLOBAL : PD_ELF_STB_LOCAL;
-}
-
+/* By address; of the names at one address the last line wins. That is
+   perf's choice for kallsyms: symbols__fixup_end gives every alias but
+   the last (in file order) a size of 0, and choose_best_symbol prefers a
+   sized symbol before any other rule. Names point into the text in line
+   order, so the later line has the greater pointer. */
 static int cmp_ksym(const void *pa, const void *pb) {
     const pd_ksym *a = (const pd_ksym *)pa, *b = (const pd_ksym *)pb;
-    int c;
     if (a->addr != b->addr) return a->addr < b->addr ? -1 : 1;
-    if ((c = preference(0, ksym_bind(a->type), a->name, 0, ksym_bind(b->type), b->name)) != 0) return c;
-    return cmp_opt_str(a->module, b->module);
+    if (a->name != b->name) return a->name > b->name ? -1 : 1;
+    return 0;
 }
 
 /* perf's ends for kallsyms: the next symbol, except that the last symbol

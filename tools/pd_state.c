@@ -1,6 +1,7 @@
 /* pd_state.c - see pd_state.h. */
 #include "pd_state.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,21 +16,14 @@ static void *grow(void *p, size_t *cap, size_t need, size_t elem) {
     return q;
 }
 
-const char *pd_state_intern(pd_state *st, const char *s, size_t n) {
-    size_t i;
-    char *c;
-    /* names repeat (every thread of a process, every map of a library):
-       a linear probe over recent strings catches most; exactness is not
-       needed for correctness */
-    for (i = st->nstrings; i-- > 0 && i + 64 > st->nstrings;)
-        if (!strncmp(st->strings[i], s, n) && st->strings[i][n] == 0) return st->strings[i];
-    st->strings = grow(st->strings, &st->capstrings, st->nstrings + 1, sizeof *st->strings);
-    c = malloc(n + 1);
-    if (!c) abort();
-    memcpy(c, s, n);
-    c[n] = 0;
-    st->strings[st->nstrings++] = c;
-    return c;
+const char *pd_state_intern(pd_state *st, const char *s, size_t n) { return pd_intern_n(&st->strings, s, n); }
+
+const char *pd_state_comm(pd_state *st, pd_thread *t) {
+    char buf[32];
+    if (t->comm) return t->comm;
+    snprintf(buf, sizeof buf, ":%d", (int)t->tid); /* perf's thread__new name until a COMM */
+    t->comm = pd_state_intern(st, buf, strlen(buf));
+    return t->comm;
 }
 
 void pd_state_init(pd_state *st) {
@@ -48,8 +42,7 @@ void pd_state_free(pd_state *st) {
     free(st->threads);
     free(st->kernel.v);
     free(st->ksyms);
-    for (i = 0; i < st->nstrings; i++) free(st->strings[i]);
-    free(st->strings);
+    pd_intern_free(&st->strings);
     memset(st, 0, sizeof *st);
 }
 
@@ -111,7 +104,8 @@ pd_thread *pd_state_thread(pd_state *st, int32_t pid, int32_t tid) {
     t->used = 1;
     t->pid = pid;
     t->tid = tid;
-    t->comm = NULL;
+    /* perf's idle thread (machine__idle_thread) is named swapper */
+    t->comm = tid == 0 ? pd_state_intern(st, "swapper", 7) : NULL;
     t->maps = NULL;
     st->nthreads++;
     leader = pid != tid && pid != -1 ? find_thread(st, pid) : NULL;
@@ -156,8 +150,26 @@ static const pd_map_entry *maps_find(const pd_maps *m, uint64_t ip) {
     return NULL;
 }
 
+/* A kernel address: the map holding it; else, as perf's kernel map once
+   its symbols are loaded (maps__fixup_end), the kernel's own map covers
+   everything from its start up to the next kernel map (its init text lies
+   beyond the _etext the MMAP record stops at). BPF programs come first. */
+static const pd_map_entry *kernel_find(pd_state *st, uint64_t ip) {
+    const pd_maps *m = &st->kernel;
+    const pd_map_entry *e = maps_find(m, ip);
+    size_t lo = 0, hi = m->n;
+    if (e || pd_state_find_ksym(st, ip)) return e;
+    while (lo < hi) { /* the last map starting at or below ip */
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->v[mid].start <= ip) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo && !strncmp(m->v[lo - 1].name, "[kernel.kallsyms]", 17)) return &m->v[lo - 1];
+    return NULL;
+}
+
 const pd_map_entry *pd_state_find_map(pd_state *st, pd_thread *t, unsigned cpumode, uint64_t ip) {
-    if (cpumode == PERFDATA_MISC_KERNEL || cpumode == PERFDATA_MISC_GUEST_KERNEL) return maps_find(&st->kernel, ip);
+    if (cpumode == PERFDATA_MISC_KERNEL || cpumode == PERFDATA_MISC_GUEST_KERNEL) return kernel_find(st, ip);
     if (cpumode == PERFDATA_MISC_USER || cpumode == PERFDATA_MISC_GUEST_USER || cpumode == PERFDATA_MISC_CPUMODE_UNKNOWN) {
         const pd_map_entry *e = t ? maps_find(t->maps, ip) : NULL;
         return e ? e : (cpumode == PERFDATA_MISC_CPUMODE_UNKNOWN ? maps_find(&st->kernel, ip) : NULL);
@@ -184,6 +196,7 @@ static void on_mmap(pd_state *st, perfdata_file *f, const perfdata_record *rec) 
     e.prot = m.prot;
     if (m.has_build_id && m.build_id.n <= 20) { memcpy(e.build_id, m.build_id.p, m.build_id.n); e.build_id_size = (int)m.build_id.n; }
     if ((int32_t)m.pid == -1 || (rec->misc & PERFDATA_MISC_CPUMODE_MASK) == PERFDATA_MISC_KERNEL) {
+        e.kernel = 1;
         maps_insert(&st->kernel, &e);
     } else {
         pd_thread *t = pd_state_thread(st, (int32_t)m.pid, (int32_t)m.tid);

@@ -8,6 +8,7 @@
 #define PD_STATE_H
 
 #include "perfdata.h"
+#include "pd_intern.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +19,7 @@ typedef struct pd_map_entry {
     unsigned char build_id[20];
     int build_id_size;
     uint32_t prot;
+    int kernel;                /* one of the kernel's maps (the kernel, a module) */
 } pd_map_entry;
 
 typedef struct pd_maps {       /* sorted by start, non-overlapping */
@@ -28,7 +30,7 @@ typedef struct pd_maps {       /* sorted by start, non-overlapping */
 
 typedef struct pd_thread {
     int32_t pid, tid;
-    const char *comm;          /* interned */
+    const char *comm;          /* interned; NULL until a COMM (tid 0: "swapper") */
     pd_maps *maps;             /* shared by the threads of a process */
     int used;
 } pd_thread;
@@ -41,8 +43,7 @@ typedef struct pd_state {
     pd_maps kernel;
     pd_state_ksym *ksyms;
     size_t nksyms, capksyms;
-    char **strings;            /* interned strings */
-    size_t nstrings, capstrings;
+    pd_intern strings;         /* every name: equal names are one pointer */
 } pd_state;
 
 void pd_state_init(pd_state *st);
@@ -54,5 +55,8 @@ pd_thread *pd_state_thread(pd_state *st, int32_t pid, int32_t tid);
 const pd_map_entry *pd_state_find_map(pd_state *st, pd_thread *t, unsigned cpumode, uint64_t ip);
 const pd_state_ksym *pd_state_find_ksym(pd_state *st, uint64_t ip);
 const char *pd_state_intern(pd_state *st, const char *s, size_t n);
+/* The thread's command as perf names it: its COMM, "swapper" for the idle
+   thread (tid 0), else ":TID". Interned. */
+const char *pd_state_comm(pd_state *st, pd_thread *t);
 
 #endif

@@ -14,22 +14,64 @@ typedef struct pd_dso {
     const char *name;               /* interned mapping name */
     pd_elf *elf;                    /* the binary: translates ips; NULL: none */
     pd_elf *symelf;                 /* where the symbols are: elf, or its debug file */
-    const char *short_name;
+    const char *short_name;         /* interned */
 } pd_dso;
 
-static int feature_equals(perfdata_file *f, unsigned feat, const char *want) {
-    perfdata_view v;
-    return perfdata_feature_string(f, feat, &v, NULL) == PERFDATA_OK && strlen(want) == v.n &&
-           !memcmp(v.p, want, v.n);
+typedef struct pd_bid {
+    const char *name;               /* interned in names; NULL: an empty slot */
+    unsigned char id[20];
+    size_t size;
+    uint16_t misc;
+} pd_bid;
+
+static int big_endian(const pd_symbolizer *s) { return s->file && (s->file->flags & PERFDATA_FILE_BIG_ENDIAN) != 0; }
+
+static const char *intern_view(pd_symbolizer *s, perfdata_view v) {
+    return pd_intern_n(&s->names, (const char *)v.p, v.n);
+}
+
+static size_t bid_slot(const pd_symbolizer *s, const char *name) {
+    size_t mask = s->capbids - 1, i = (size_t)(((uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+    while (s->bids[i].name && s->bids[i].name != name) i = (i + 1) & mask;
+    return i;
+}
+
+/* A build id for a file name. As perf's dso__set_build_id, the last one
+   given wins: the BUILD_ID feature first, then HEADER_BUILD_ID records. */
+static void add_build_id(pd_symbolizer *s, const perfdata_build_id *b) {
+    const char *name;
+    pd_bid *e;
+    if (!b->filename.n || b->build_id.n > 20) return;
+    name = intern_view(s, b->filename);
+    if ((s->nbids + 1) * 2 > s->capbids) {
+        pd_bid *old = s->bids;
+        size_t oldcap = s->capbids, i;
+        s->capbids = oldcap ? oldcap * 2 : 64;
+        s->bids = calloc(s->capbids, sizeof *s->bids);
+        if (!s->bids) abort(); /* the tools have no way on without memory */
+        for (i = 0; i < oldcap; i++)
+            if (old[i].name) s->bids[bid_slot(s, old[i].name)] = old[i];
+        free(old);
+    }
+    e = &s->bids[bid_slot(s, name)];
+    if (!e->name) s->nbids++;
+    e->name = name;
+    memcpy(e->id, b->build_id.p, b->build_id.n);
+    e->size = b->build_id.n;
+    e->misc = b->misc;
+}
+
+static void add_build_ids(pd_symbolizer *s, perfdata_view sec) {
+    perfdata_build_id b;
+    size_t st = 0;
+    while (perfdata_build_id_next(sec, big_endian(s), &st, &b)) add_build_id(s, &b);
 }
 
 void pd_sym_init(pd_symbolizer *s, perfdata_file *f) {
-    struct utsname u;
+    perfdata_view sec;
     memset(s, 0, sizeof *s);
     s->file = f;
-    if (uname(&u) == 0)
-        s->host_matches = feature_equals(f, PERFDATA_FEAT_HOSTNAME, u.nodename) &&
-                          feature_equals(f, PERFDATA_FEAT_OSRELEASE, u.release);
+    if (f && perfdata_feature_section(f, PERFDATA_FEAT_BUILD_ID, &sec, NULL) == PERFDATA_OK) add_build_ids(s, sec);
 }
 
 void pd_sym_free(pd_symbolizer *s) {
@@ -40,8 +82,45 @@ void pd_sym_free(pd_symbolizer *s) {
     }
     free(s->dsos);
     free(s->dso_slots);
+    free(s->bids);
+    pd_intern_free(&s->names);
     pd_kallsyms_free(s->kallsyms);
     pd_elf_search_free(&s->search);
+}
+
+void pd_sym_record(pd_symbolizer *s, const perfdata_record *rec) {
+    if (rec->type == PERFDATA_RECORD_HEADER_BUILD_ID) {
+        perfdata_build_id b;
+        if (perfdata_decode_build_id(s->file, rec, &b, NULL) == PERFDATA_OK) add_build_id(s, &b);
+    } else if (rec->type == PERFDATA_RECORD_HEADER_FEATURE) {
+        perfdata_header_feature hf;
+        perfdata_view text;
+        if (perfdata_decode_header_feature(s->file, rec, &hf, NULL) != PERFDATA_OK) return;
+        if (hf.feat_id == PERFDATA_FEAT_HOSTNAME && perfdata_decode_feat_string(hf.data, rec->big_endian, &text, NULL) == PERFDATA_OK)
+            s->hostname = intern_view(s, text);
+        else if (hf.feat_id == PERFDATA_FEAT_OSRELEASE &&
+                 perfdata_decode_feat_string(hf.data, rec->big_endian, &text, NULL) == PERFDATA_OK)
+            s->osrelease = intern_view(s, text);
+        else if (hf.feat_id == PERFDATA_FEAT_BUILD_ID)
+            add_build_ids(s, hf.data);
+    }
+}
+
+static int feature_equals(perfdata_file *f, unsigned feat, const char *want) {
+    perfdata_view v;
+    return f && perfdata_feature_string(f, feat, &v, NULL) == PERFDATA_OK && strlen(want) == v.n && !memcmp(v.p, want, v.n);
+}
+
+/* /proc/kallsyms applies when the profile was recorded on this host and
+   kernel: the HOSTNAME and OSRELEASE features of a file, or, in a pipe,
+   the feature records that came before the first kernel sample. */
+static int recorded_here(pd_symbolizer *s) {
+    struct utsname u;
+    if (uname(&u) != 0) return 0;
+    if (s->hostname || s->osrelease)
+        return s->hostname && s->osrelease && !strcmp(s->hostname, u.nodename) && !strcmp(s->osrelease, u.release);
+    return feature_equals(s->file, PERFDATA_FEAT_HOSTNAME, u.nodename) &&
+           feature_equals(s->file, PERFDATA_FEAT_OSRELEASE, u.release);
 }
 
 static const char *basename_of(const char *p) {
@@ -55,18 +134,57 @@ static int is_pseudo(const char *name) {
            !strncmp(name, "/memfd:", 7) || !strcmp(name, "");
 }
 
-/* The build id the BUILD_ID feature recorded for a file name. */
+/* perf's kmod_path__parse: a kernel module file (NAME.ko, also compressed)
+   is shown as [NAME] with '-' as '_'. Returns 0 when path is not one. */
+static int module_name(const char *path, char *out, size_t len) {
+    static const char *const ext[] = {".ko", ".ko.gz", ".ko.xz", ".ko.zst", ".ko.bz2"};
+    const char *base = basename_of(path);
+    size_t n = strlen(base), i, k, stem = 0;
+    for (i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        size_t e = strlen(ext[i]);
+        if (n > e && !strcmp(base + n - e, ext[i])) { stem = n - e; break; }
+    }
+    if (!stem || stem + 3 > len) return 0;
+    out[0] = '[';
+    for (k = 0; k < stem; k++) out[k + 1] = base[k] == '-' ? '_' : base[k];
+    out[stem + 1] = ']';
+    out[stem + 2] = 0;
+    return 1;
+}
+
+static int is_module_name(const char *name) {
+    char buf[512];
+    size_t n = strlen(name);
+    if (name[0] == '[')
+        return n > 1 && name[n - 1] == ']' && strncmp(name, "[kernel.", 8) != 0 && strncmp(name, "[guest.kernel", 13) != 0 &&
+               strcmp(name, "[vdso]") != 0 && strcmp(name, "[vsyscall]") != 0;
+    return module_name(name, buf, sizeof buf);
+}
+
+/* The kernel's dso name, as perf's machine__process_kernel_mmap_event
+   gives it: the first kernel binary of the build-id table that is not a
+   module is the kernel; when its name has "vmlinux" in it, perf calls
+   the dso [kernel.vmlinux]. */
+static const char *kernel_dso(pd_symbolizer *s) {
+    const pd_bid *first = NULL;
+    size_t i;
+    if (s->kernel_dso) return s->kernel_dso;
+    for (i = 0; i < s->capbids; i++) {
+        const pd_bid *b = &s->bids[i];
+        unsigned mode = b->misc & PERFDATA_MISC_CPUMODE_MASK;
+        if (!b->name || mode != PERFDATA_MISC_KERNEL || is_module_name(b->name)) continue;
+        first = b;
+        if (strstr(b->name, "vmlinux")) break; /* order is not kept; any vmlinux entry names it */
+    }
+    s->kernel_dso = pd_intern_str(&s->names, first && strstr(first->name, "vmlinux") ? "[kernel.vmlinux]" : "[kernel.kallsyms]");
+    return s->kernel_dso;
+}
+
 static void recorded_build_id(pd_symbolizer *s, const char *name, const unsigned char **bid, size_t *len) {
-    perfdata_view sec;
-    perfdata_build_id b;
-    size_t st = 0, n = strlen(name);
-    if (!s->file || perfdata_feature_section(s->file, PERFDATA_FEAT_BUILD_ID, &sec, NULL) != PERFDATA_OK) return;
-    while (perfdata_build_id_next(sec, (s->file->flags & PERFDATA_FILE_BIG_ENDIAN) != 0, &st, &b))
-        if (b.filename.n == n && !memcmp(b.filename.p, name, n)) {
-            *bid = b.build_id.p;
-            *len = b.build_id.n;
-            return;
-        }
+    const pd_bid *b;
+    if (!s->capbids) return;
+    b = &s->bids[bid_slot(s, pd_intern_str(&s->names, name))];
+    if (b->name) { *bid = b->id; *len = b->size; }
 }
 
 /* Like perf, symbols come from a separate debug file when the binary has
@@ -121,7 +239,7 @@ static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
     d = &s->dsos[s->ndsos++];
     d->name = m->name;
     d->elf = d->symelf = NULL;
-    d->short_name = basename_of(m->name);
+    d->short_name = pd_intern_str(&s->names, basename_of(m->name));
     if (is_pseudo(m->name)) return d;
     {
         const unsigned char *bid = m->build_id_size ? m->build_id : NULL;
@@ -144,33 +262,69 @@ static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
 
 static void load_kallsyms(pd_symbolizer *s) {
     pd_elf_error err;
-    const char *path = s->kallsyms_path ? s->kallsyms_path : (s->host_matches ? "/proc/kallsyms" : NULL);
+    const char *path = s->kallsyms_path ? s->kallsyms_path : (recorded_here(s) ? "/proc/kallsyms" : NULL);
     s->kallsyms_tried = 1;
+    s->host_matches = path && !s->kallsyms_path;
     if (path && pd_kallsyms_load(path, &s->kallsyms, &err) != PD_ELF_OK) {
         fprintf(stderr, "perfdata: %s: %s\n", path, err.message);
         s->kallsyms = NULL;
     }
 }
 
+static char level_of(unsigned cpumode) {
+    switch (cpumode) {
+    case PERFDATA_MISC_KERNEL: return 'k';
+    case PERFDATA_MISC_GUEST_KERNEL: return 'g';
+    case PERFDATA_MISC_GUEST_USER: return 'u';
+    case PERFDATA_MISC_HYPERVISOR: return 'H';
+    default: return '.';
+    }
+}
+
+static void resolve_kernel(pd_symbolizer *s, const pd_map_entry *m, uint64_t ip, pd_resolved *out) {
+    const pd_ksym *k;
+    char mod[512];
+    int main_map = !strncmp(m->name, "[kernel.kallsyms]", 17) || !is_module_name(m->name);
+    if (main_map) {
+        out->dso = kernel_dso(s);
+    } else {
+        /* a module: [name], and unresolved addresses relative to it */
+        out->dso = module_name(m->name, mod, sizeof mod) ? pd_intern_str(&s->names, mod) : pd_intern_str(&s->names, basename_of(m->name));
+        out->addr = ip - m->start + m->pgoff;
+    }
+    if (!s->kallsyms_tried) load_kallsyms(s);
+    k = s->kallsyms ? pd_kallsyms_lookup(s->kallsyms, ip) : NULL;
+    if (k) {
+        out->sym = k->name;
+        out->sym_start = k->addr;
+        out->sym_end = k->end;
+    }
+}
+
 void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumode, uint64_t ip, pd_resolved *out) {
-    const pd_map_entry *m = pd_state_find_map(st, t, cpumode, ip);
+    const pd_map_entry *m;
     memset(out, 0, sizeof *out);
     out->kernel = cpumode == PERFDATA_MISC_KERNEL || cpumode == PERFDATA_MISC_GUEST_KERNEL;
+    out->level = level_of(cpumode);
     out->addr = ip;
+    /* perf keeps no guest machine unless asked to (--guest...): it filters
+       guest samples out of report and script */
+    out->guest = cpumode == PERFDATA_MISC_GUEST_KERNEL || cpumode == PERFDATA_MISC_GUEST_USER;
+    m = pd_state_find_map(st, t, cpumode, ip);
     if (!m) {
         const pd_state_ksym *k = out->kernel ? pd_state_find_ksym(st, ip) : NULL;
-        out->dso = "[unknown]";
-        if (k) { out->dso = "[bpf_prog]"; out->sym = k->name; }
+        out->dso = pd_intern_str(&s->names, "[unknown]");
+        if (k) {
+            out->dso = pd_intern_str(&s->names, "[bpf_prog]");
+            out->sym = k->name;
+            out->sym_start = k->addr;
+            out->sym_end = k->addr + k->len;
+        }
         return;
     }
     out->dso_path = m->name;
-    if (out->kernel) {
-        const pd_ksym *k;
-        /* the kernel's own map is named [kernel.kallsyms]_text; modules by path */
-        out->dso = !strncmp(m->name, "[kernel.kallsyms]", 17) ? "[kernel.kallsyms]" : basename_of(m->name);
-        if (!s->kallsyms_tried) load_kallsyms(s);
-        k = s->kallsyms ? pd_kallsyms_lookup(s->kallsyms, ip) : NULL;
-        if (k) out->sym = k->name;
+    if (cpumode == PERFDATA_MISC_KERNEL || (cpumode == PERFDATA_MISC_CPUMODE_UNKNOWN && m->kernel)) {
+        resolve_kernel(s, m, ip, out);
         return;
     }
     {
@@ -183,6 +337,8 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
             (sym = pd_elf_lookup(d->symelf, vaddr)) != NULL) {
             out->sym = sym->name;
             out->src_file = sym->file;
+            out->sym_start = sym->addr;
+            out->sym_end = sym->end;
         }
     }
 }

@@ -14,15 +14,21 @@
 
 enum { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM, KEY_MAX };
 
+/* One row. Its identity is perf's, key by key (sort.c's se_cmp):
+   comm by name; pid by thread id (perf's "pid" key is the thread);
+   dso by short name; sym by dso and the symbol's range, or by address
+   when unresolved. Names are interned, so equal names are one pointer. */
 typedef struct entry {
     long event;
-    const char *comm;
-    int32_t pid;
+    const char *comm;               /* the command at the sample */
+    int32_t pid, tid;
     const char *dso;
     const char *sym;                /* NULL: unresolved, then addr */
     const char *src_file;           /* STT_FILE of a local symbol, or NULL */
-    uint64_t addr;
-    int kernel;
+    uint64_t sym_start, sym_end;
+    uint64_t addr;                  /* unresolved: the address in the object, printed and
+                                       the row's identity (perf's he->ip) */
+    char level;                     /* perf's [k], [.], ... */
     uint64_t period, samples;
     int used;
 } entry;
@@ -58,9 +64,11 @@ static uint64_t hash_entry(const report_ctx *r, const entry *e) {
     for (i = 0; i < r->nkeys; i++) {
         switch (r->keys[i]) {
         case KEY_COMM: h = (h ^ (uint64_t)(uintptr_t)e->comm) * 0x100000001b3ull; break;
-        case KEY_PID: h = (h ^ (uint64_t)(uint32_t)e->pid) * 0x100000001b3ull; break;
+        case KEY_PID: h = (h ^ (uint64_t)(uint32_t)e->tid) * 0x100000001b3ull; break;
         case KEY_DSO: h = (h ^ (uint64_t)(uintptr_t)e->dso) * 0x100000001b3ull; break;
-        case KEY_SYM: h = (h ^ (e->sym ? (uint64_t)(uintptr_t)e->sym : e->addr)) * 0x100000001b3ull; break;
+        case KEY_SYM:
+            h = (h ^ (e->sym ? e->sym_start ^ (uint64_t)(uintptr_t)e->dso : e->addr)) * 0x100000001b3ull;
+            break;
         }
     }
     return h ^ (h >> 29);
@@ -72,11 +80,12 @@ static int same_entry(const report_ctx *r, const entry *a, const entry *b) {
     for (i = 0; i < r->nkeys; i++) {
         switch (r->keys[i]) {
         case KEY_COMM: if (a->comm != b->comm) return 0; break;
-        case KEY_PID: if (a->pid != b->pid) return 0; break;
+        case KEY_PID: if (a->tid != b->tid) return 0; break;
         case KEY_DSO: if (a->dso != b->dso) return 0; break;
-        case KEY_SYM:
-            if (a->sym != b->sym || a->kernel != b->kernel) return 0;
-            if (!a->sym && a->addr != b->addr) return 0;
+        case KEY_SYM: /* perf's sort__sym_cmp */
+            if (!a->sym != !b->sym) return 0;
+            if (!a->sym) { if (a->addr != b->addr) return 0; break; } /* no dso compare: perf's */
+            if (a->dso != b->dso || a->sym_start != b->sym_start || a->sym_end != b->sym_end) return 0;
             break;
         }
     }
@@ -110,14 +119,6 @@ static void add(report_ctx *r, const entry *e) {
     r->table[s] = *e;
     r->table[s].used = 1;
     r->n++;
-}
-
-static const char *comm_of(report_ctx *r, pd_thread *t) {
-    char buf[32];
-    if (t->comm) return t->comm;
-    snprintf(buf, sizeof buf, ":%d", (int)t->tid); /* perf's name for a thread it saw no COMM of */
-    t->comm = pd_state_intern(&r->st, buf, strlen(buf));
-    return t->comm;
 }
 
 static proc_row *proc_of(report_ctx *r, int32_t pid) {
@@ -189,20 +190,25 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     }
     if (rec->type != PERFDATA_RECORD_SAMPLE) {
         pd_state_update(&r->st, &r->s->file, rec);
+        pd_sym_record(&r->sym, rec);
         return;
     }
     if (perfdata_decode_sample(&r->s->file, rec, &s, NULL) != PERFDATA_OK) return;
     t = pd_state_thread(&r->st, (int32_t)s.pid, (int32_t)s.tid);
     pd_sym_resolve(&r->sym, &r->st, t, rec->misc & PERFDATA_MISC_CPUMODE_MASK, s.ip, &res);
+    if (res.guest) return; /* perf filters guest samples out without a guest machine */
     memset(&e, 0, sizeof e);
     e.event = s.event;
-    e.comm = comm_of(r, t);
+    e.comm = pd_state_comm(&r->st, t);
     e.pid = (int32_t)s.pid;
+    e.tid = (int32_t)s.tid;
     e.dso = res.dso;
     e.sym = res.sym;
     e.src_file = res.src_file;
+    e.sym_start = res.sym_start;
+    e.sym_end = res.sym_end;
     e.addr = res.addr;
-    e.kernel = res.kernel;
+    e.level = res.level;
     /* perf counts the attr's fixed period for events that do not sample it */
     e.period = (s.sample_type & PERFDATA_SAMPLE_PERIOD) ? s.period : r->s->file.events[s.event].attr.sample_period;
     e.samples = 1;
@@ -230,11 +236,13 @@ static int by_period(const void *a, const void *b) {
     for (i = 0; i < g_nkeys; i++) {
         switch (g_keys[i]) {
         case KEY_COMM: if ((c = strcmp(x->comm, y->comm)) != 0) return c; break;
-        case KEY_PID: if (x->pid != y->pid) return x->pid < y->pid ? -1 : 1; break;
+        case KEY_PID: if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1; break;
         case KEY_DSO: if ((c = strcmp(x->dso, y->dso)) != 0) return c; break;
         case KEY_SYM:
             if (!x->sym != !y->sym) return x->sym ? -1 : 1;
             if (x->sym && (c = strcmp(x->sym, y->sym)) != 0) return c;
+            /* unresolved rows: perf's tree puts them by dso, then address */
+            if (!x->sym && (c = strcmp(x->dso, y->dso)) != 0) return c;
             if (!x->sym && x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
             break;
         }
@@ -242,9 +250,11 @@ static int by_period(const void *a, const void *b) {
     return 0;
 }
 
+/* perf's _hist_entry__sym_snprintf: an unresolved address has 16 digits
+   ("%-#.*llx" with BITS_PER_LONG / 4), so 0 prints without "0x". */
 static void sym_text(const entry *e, char *buf, size_t len) {
-    if (e->sym) snprintf(buf, len, "[%c] %s", e->kernel ? 'k' : '.', e->sym);
-    else snprintf(buf, len, "[%c] %#018llx", e->kernel ? 'k' : '.', (unsigned long long)e->addr);
+    if (e->sym) snprintf(buf, len, "[%c] %s", e->level, e->sym);
+    else snprintf(buf, len, "[%c] %#.16llx", e->level, (unsigned long long)e->addr);
 }
 
 static void convert_unit(uint64_t v, uint64_t *out, char *unit) {
@@ -255,8 +265,38 @@ static void convert_unit(uint64_t v, uint64_t *out, char *unit) {
     *out = v;
 }
 
+/* The command perf shows in the pid column and sizes the columns by: the
+   entry's thread's command at the end (thread__comm_str). */
+static const char *thread_comm(report_ctx *r, const entry *e) {
+    return pd_state_comm(&r->st, pd_state_thread(&r->st, e->pid, e->tid));
+}
+
+/* Column widths as perf's hists__calc_col_len: the widest value or the
+   title; the pid column is the widest command + 8 ("%7d:"); an entry
+   without a symbol widens the symbol column to 22 and the dso column to
+   16 (the unresolved address). */
+static void column_widths(report_ctx *r, size_t ev, entry **sorted, size_t n, size_t *width) {
+    static const char *const titles[] = {"Command", "    Pid:Command", "Shared Object", "Symbol"};
+    size_t i, comm = 0;
+    int k;
+    char buf[1024];
+    for (k = 0; k < KEY_MAX; k++) width[k] = strlen(titles[k]);
+    for (i = 0; i < n; i++) {
+        const entry *e = sorted[i];
+        size_t len;
+        if ((size_t)e->event != ev) continue;
+        if ((len = strlen(thread_comm(r, e))) > comm) comm = len;
+        if ((len = strlen(e->dso)) > width[KEY_DSO]) width[KEY_DSO] = len;
+        sym_text(e, buf, sizeof buf);
+        if ((len = strlen(buf)) > width[KEY_SYM]) width[KEY_SYM] = len;
+        if (!e->sym && width[KEY_DSO] < 16) width[KEY_DSO] = 16;
+    }
+    if (comm > width[KEY_COMM]) width[KEY_COMM] = comm;
+    if (comm && comm + 8 > width[KEY_PID]) width[KEY_PID] = comm + 8;
+}
+
 static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n) {
-    static const char *const titles[] = {"Command", "Pid", "Shared Object", "Symbol"};
+    static const char *const titles[] = {"Command", "    Pid:Command", "Shared Object", "Symbol"};
     size_t width[KEY_MAX], i;
     int k;
     uint64_t total = r->ev_period[ev], samples;
@@ -265,17 +305,7 @@ static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n
     printf("# Samples: %llu%c of event '%s'\n", (unsigned long long)samples, unit,
            perfdata_event_name(&r->s->file, ev, name, sizeof name));
     printf("# Event count (approx.): %llu\n#\n", (unsigned long long)total);
-    for (k = 0; k < KEY_MAX; k++) width[k] = strlen(titles[k]);
-    for (i = 0; i < n; i++) {
-        entry *e = sorted[i];
-        if ((size_t)e->event != ev) continue;
-        if (strlen(e->comm) > width[KEY_COMM]) width[KEY_COMM] = strlen(e->comm);
-        snprintf(buf, sizeof buf, "%d:%s", (int)e->pid, e->comm);
-        if (strlen(buf) > width[KEY_PID]) width[KEY_PID] = strlen(buf);
-        if (strlen(e->dso) > width[KEY_DSO]) width[KEY_DSO] = strlen(e->dso);
-        sym_text(e, buf, sizeof buf);
-        if (strlen(buf) > width[KEY_SYM]) width[KEY_SYM] = strlen(buf);
-    }
+    column_widths(r, ev, sorted, n, width);
     printf("# Overhead%s", r->show_samples ? "       Samples" : "");
     for (k = 0; k < r->nkeys; k++) printf("  %-*s", (int)width[r->keys[k]], titles[r->keys[k]]);
     printf("\n# ........%s", r->show_samples ? "  ............" : "");
@@ -290,15 +320,18 @@ static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n
         printf("  %7.2f%%", total ? 100.0 * (double)e->period / (double)total : 0.0);
         if (r->show_samples) printf("  %12llu", (unsigned long long)e->samples);
         for (k = 0; k < r->nkeys; k++) {
-            int last = k == r->nkeys - 1;
+            int w = (int)width[r->keys[k]], last = k == r->nkeys - 1;
+            /* comm, dso and pid pad (and cut) themselves to the width; the
+               symbol is padded only when a column follows (perf's
+               hist_entry__snprintf_alignment) */
             switch (r->keys[k]) {
-            case KEY_COMM: snprintf(buf, sizeof buf, "%s", e->comm); break;
-            case KEY_PID: snprintf(buf, sizeof buf, "%d:%s", (int)e->pid, e->comm); break;
-            case KEY_DSO: snprintf(buf, sizeof buf, "%s", e->dso); break;
+            case KEY_COMM: snprintf(buf, sizeof buf, "%-*.*s", w, w, e->comm); break;
+            case KEY_PID: snprintf(buf, sizeof buf, "%7d:%-*.*s", (int)e->tid, w - 8, w - 8, thread_comm(r, e)); break;
+            case KEY_DSO: snprintf(buf, sizeof buf, "%-*.*s", w, w, e->dso); break;
             default: sym_text(e, buf, sizeof buf); break;
             }
             if (last) printf("  %s", buf);
-            else printf("  %-*s", (int)width[r->keys[k]], buf);
+            else printf("  %-*s", w, buf);
         }
         printf("\n");
     }
