@@ -43,6 +43,7 @@ typedef struct collapse_ctx {
     const char **key;            /* the stack being built */
     size_t capkey;
     frame_cache *cache;
+    uint64_t dwarf_samples;      /* samples with a user stack dump not unwound */
     /* root text by (interned comm, pid): snprintf and tidying once each */
     struct { const char *comm, *root; int32_t pid; } roots[256];
 } collapse_ctx;
@@ -178,6 +179,7 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
         c->key = grow((void *)c->key, c->capkey, sizeof *c->key);
     }
     if (!c->cache && !(c->cache = calloc(FRAME_CACHE_SIZE, sizeof *c->cache))) abort();
+    if ((s->sample_type & PERFDATA_SAMPLE_STACK_USER) && s->stack_user.n) c->dwarf_samples++;
     /* frames fill the key from its end, so it reads root first */
     nf = c->capkey;
     if (!nr) c->key[--nf] = cached_frame(c, t, cpumode, s->ip);
@@ -206,7 +208,9 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
         pd_sym_record(&c->sym, rec);
         return;
     }
-    if (perfdata_decode_sample(&c->s->file, rec, &s, NULL) == PERFDATA_OK) on_sample(c, rec, &s);
+    perfdata_error err;
+    if (perfdata_decode_sample(&c->s->file, rec, &s, &err) == PERFDATA_OK) on_sample(c, rec, &s);
+    else pd_session_skip(c->s, rec, &err);
 }
 
 typedef struct folded { char *text; uint64_t count; } folded;
@@ -274,6 +278,11 @@ int pd_cmd_collapse(int argc, char **argv) {
     c.sym.search.symdir = symdir;
     rc = pd_session_walk_ordered(&s, on_record, &c);
     print_stacks(&c);
+    if (c.dwarf_samples)
+        fprintf(stderr, "perfdata: %s: %llu samples carry a user stack dump (--call-graph dwarf); it is not unwound, "
+                        "so their user frames are the sampled ip and any frame-pointer chain only\n",
+                path, (unsigned long long)c.dwarf_samples);
+    rc = pd_session_finish(&s, rc);
     for (i = 0; i < c.cap; i++) free((void *)c.table[i].frames);
     free(c.table);
     pd_intern_free(&c.strings);

@@ -662,6 +662,7 @@ int pd_cmd_dump(int argc, char **argv) {
     if (d.show_header) pd_print_header(&s);
     rc = ordered ? pd_session_walk_ordered(&s, (pd_record_fn)dump_record, &d)
                  : pd_session_walk(&s, (pd_record_fn)dump_record, &d);
+    rc = pd_session_finish(&s, rc);
     pd_session_close(&s);
     return rc;
 }

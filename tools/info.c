@@ -520,7 +520,13 @@ int pd_cmd_info(int argc, char **argv) {
     }
     if (!path) { fprintf(stderr, "usage: perfdata info [--events] FILE\n"); return 2; }
     if (pd_session_open(&s, path) != 0) return 1;
-    if (show_header) { pd_print_header(&s); pd_session_close(&s); return 0; }
+    if (show_header) {
+        int rc;
+        pd_print_header(&s);
+        rc = pd_session_finish(&s, PD_EXIT_OK);
+        pd_session_close(&s);
+        return rc;
+    }
     memset(&c, 0, sizeof c);
     c.s = &s;
     f = &s.file;
@@ -530,9 +536,10 @@ int pd_cmd_info(int argc, char **argv) {
     printf("# header version : 1\n");
     if (f->flags & PERFDATA_FILE_PIPE) {
         printf("# data offset    : 0\n# data size      : 0\n# feat offset    : 0\n# ========\n#\n");
-        pd_session_walk(&s, walk_pipe_features, &c);
+        i = pd_session_walk(&s, walk_pipe_features, &c);
+        i = pd_session_finish(&s, i);
         pd_session_close(&s);
-        return 0;
+        return i;
     }
     printf("# data offset    : %llu\n# data size      : %llu\n# feat offset    : %llu\n", (U64)f->data.offset,
            (U64)f->data.size, (U64)f->data.offset + f->data.size);
@@ -547,6 +554,7 @@ int pd_cmd_info(int argc, char **argv) {
         if (!perfdata_has_feature(f, feat)) continue;
         if (perfdata_feature_section(f, feat, &sec, &err) != PERFDATA_OK) {
             fprintf(stderr, "perfdata: %s: feature %s: %s\n", path, perfdata_feature_name(feat), err.message);
+            s.partial = 1;
             /* Like perf: an unreadable feature index prints no feature; a
                section at an offset lseek() refuses (2^63 and up) is skipped;
                one past the end prints as a section that failed to parse. */
@@ -560,6 +568,7 @@ int pd_cmd_info(int argc, char **argv) {
     for (feat = 1; feat < 32; feat++)
         if (!perfdata_has_feature(f, feat)) printf("%s ", perfdata_feature_name(feat));
     printf("\n# ========\n#\n");
+    i = pd_session_finish(&s, PD_EXIT_OK);
     pd_session_close(&s);
-    return 0;
+    return i;
 }

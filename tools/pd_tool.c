@@ -4,6 +4,7 @@
 #include "perfdata.h"
 #include "pd_tool.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,7 @@ static void inflate_begin(pd_session *s, perfdata_cursor *c) {
         fprintf(stderr, "perfdata: %s: cannot set up decompression (bad first chunk or out of memory); "
                         "compressed records are skipped\n", s->path);
         z->reported = 1;
+        s->partial = 1;
     }
 }
 
@@ -246,6 +248,7 @@ static inline perfdata_status next_record(void *user, perfdata_file *f, perfdata
         own_event_views(s); /* rare: perf writes these outside the chunks */
     if (z->z.failed && z->z.error.code != PERFDATA_OK && !z->reported) {
         z->reported = 1;
+        s->partial = 1;
         fprintf(stderr, "perfdata: %s: %s at 0x%llx; the records of later chunks are skipped\n", s->path,
                 z->z.error.message, (unsigned long long)z->z.error.offset);
         /* a chunk that could not be decompressed is still a record; an
@@ -287,6 +290,18 @@ static void refresh_id_index(pd_session *s) {
     perfdata_set_id_index(&s->file, s->ids, need * 2, NULL);
 }
 
+/* The cursor stopped on an error: where, and how far the command got. */
+static int stopped(pd_session *s, const char *name, const perfdata_error *err) {
+    fprintf(stderr, "perfdata: %s: %s (%s) at offset 0x%llx", name, err->message, perfdata_status_name(err->code),
+            (unsigned long long)err->offset);
+    if (err->record_type) fprintf(stderr, ", record type %u", err->record_type);
+    if (err->code == PERFDATA_ERR_TRUNCATED && err->needed)
+        fprintf(stderr, ", %llu bytes missing", (unsigned long long)err->needed);
+    fprintf(stderr, "; the records stop there: %llu read before it\n", (unsigned long long)s->records);
+    s->partial = 1;
+    return PD_EXIT_PARTIAL;
+}
+
 static int walk_cursor(pd_session *s, pd_map *m, perfdata_cursor *c, const char *name, pd_record_fn fn, void *ctx) {
     perfdata_record rec;
     perfdata_error err;
@@ -294,17 +309,55 @@ static int walk_cursor(pd_session *s, pd_map *m, perfdata_cursor *c, const char 
     for (;;) {
         size_t before = s->file.nr_events;
         st = next_record(s, &s->file, c, &rec, &err);
-        if (st == PERFDATA_END) return 0;
+        if (st == PERFDATA_END) return PD_EXIT_OK;
         if (st == PERFDATA_ERR_NO_SPACE) { /* a pipe with more attrs than counted */
-            fprintf(stderr, "perfdata: %s: more events than counted\n", s->path);
-            return 1;
+            fprintf(stderr, "perfdata: %s: more events than counted; the records stop there: %llu read before it\n",
+                    s->path, (unsigned long long)s->records);
+            s->partial = 1;
+            return PD_EXIT_PARTIAL;
         }
-        if (st != PERFDATA_OK && c->stopped != PERFDATA_OK) { report(s->path, &err); return 1; }
-        if (st != PERFDATA_OK) report(s->path, &err); /* a bad attr record: still a record */
+        if (st != PERFDATA_OK && c->stopped != PERFDATA_OK) return stopped(s, name, &err);
+        if (st != PERFDATA_OK) pd_session_skip(s, &rec, &err); /* a bad attr record: still a record */
         if (s->file.nr_events != before) refresh_id_index(s);
+        s->records++;
         fn(ctx, &rec, name);
         pd_map_at(m, c->range.p + c->pos);
     }
+}
+
+void pd_session_skip(pd_session *s, const perfdata_record *rec, const perfdata_error *err) {
+    if (!s->skipped++) {
+        if (err) s->first_skip = *err;
+        else {
+            memset(&s->first_skip, 0, sizeof s->first_skip);
+            s->first_skip.code = PERFDATA_ERR_MALFORMED;
+            s->first_skip.message = "malformed";
+        }
+        if (!s->first_skip.offset && rec) s->first_skip.offset = rec->offset;
+        if (!s->first_skip.record_type && rec) s->first_skip.record_type = rec->type;
+    }
+}
+
+int pd_output_status(int rc) {
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "perfdata: write error on standard output: %s\n", errno ? strerror(errno) : "unknown error");
+        return PD_EXIT_ERROR;
+    }
+    return rc;
+}
+
+int pd_session_finish(pd_session *s, int rc) {
+    if (s->skipped) {
+        const perfdata_error *e = &s->first_skip;
+        fprintf(stderr, "perfdata: %s: %llu of %llu records could not be decoded and were left out (the first at offset "
+                        "0x%llx, record type %u: %s)\n",
+                s->path, (unsigned long long)s->skipped, (unsigned long long)s->records, (unsigned long long)e->offset,
+                e->record_type, e->message);
+        s->partial = 1;
+    }
+    if (rc == PD_EXIT_OK && s->partial) rc = PD_EXIT_PARTIAL;
+    return pd_output_status(rc);
 }
 
 int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx) {
@@ -313,9 +366,11 @@ int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx) {
     int rc;
     perfdata_cursor_init(&s->file, &c);
     if (s->file.flags & PERFDATA_FILE_PIPE) refresh_id_index(s);
-    if (s->file.flags & PERFDATA_FILE_DATA_SIZE_ZERO)
+    if (s->file.flags & PERFDATA_FILE_DATA_SIZE_ZERO) {
         fprintf(stderr, "perfdata: %s: the header's data size is 0 (was perf record interrupted?); "
                         "like perf, no records are read\n", s->path);
+        s->partial = 1;
+    }
     inflate_start(s, &c, 0, NULL);
     rc = walk_cursor(s, &s->input.main, &c, s->input.is_dir ? s->input.main.path : s->path, fn, ctx);
     for (i = 0; i < s->input.nr_streams; i++) {
@@ -387,7 +442,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
        more. */
     cap = 4096;
     window = malloc(cap * sizeof *window);
-    if (!window) { fprintf(stderr, "perfdata: out of memory\n"); return 1; }
+    if (!window) { fprintf(stderr, "perfdata: out of memory\n"); return PD_EXIT_ERROR; }
     perfdata_ordered_init(o, &c, window, cap);
     s->ordering = 1;
     inflate_start(s, &c, 1, name);
@@ -402,12 +457,17 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
             if (!bigger || perfdata_ordered_grow(o, bigger, err.needed * 2, NULL) != PERFDATA_OK) {
                 fprintf(stderr, "perfdata: out of memory\n");
                 free(bigger);
-                rc = 1;
+                rc = PD_EXIT_ERROR;
                 break;
             }
             free(window);
             window = bigger;
             continue;
+        }
+        if (st == PERFDATA_END && c.stopped != PERFDATA_OK && c.stopped != PERFDATA_END) {
+            /* the queue was released first, as perf does; now the reason */
+            rc = stopped(s, name, &c.error);
+            break;
         }
         if (st == PERFDATA_END && o->hold_end) {
             /* the next data.N stream of a directory */
@@ -424,11 +484,15 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
         }
         if (st == PERFDATA_END) break;
         if (st != PERFDATA_OK) {
-            report(s->path, &err);
-            if (st == PERFDATA_ERR_NO_SPACE || c.stopped != PERFDATA_OK) { rc = 1; break; }
+            if (st == PERFDATA_ERR_NO_SPACE || c.stopped != PERFDATA_OK) {
+                rc = stopped(s, name, &err);
+                break;
+            }
+            pd_session_skip(s, NULL, &err);
             continue;
         }
         if (s->file.nr_events != before) refresh_id_index(s);
+        s->records++;
         fn(ctx, &rec, stream_of(s, &rec, name));
         pd_map_at(map, c.range.p + c.pos);
     }

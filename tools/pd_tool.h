@@ -39,14 +39,25 @@ typedef struct pd_session {
     void **copies;                   /* event views copied out of decompressed buffers */
     size_t ncopies;
     int no_decompress;              /* yield chunks undecoded (dump --no-decompress) */
+    uint64_t records;               /* records given to the command so far */
+    uint64_t skipped;               /* records it could not use (pd_session_skip) */
+    perfdata_error first_skip;      /* why the first was skipped */
+    int partial;                    /* part of the input was not read or not used */
 } pd_session;
+
+/* The exit status of every command. PARTIAL: the output covers what was
+   read, and stderr says what was not (where the input stopped, how many
+   records were skipped). */
+enum { PD_EXIT_OK = 0, PD_EXIT_ERROR = 1, PD_EXIT_USAGE = 2, PD_EXIT_PARTIAL = 3 };
 
 typedef void (*pd_record_fn)(void *ctx, const perfdata_record *rec, const char *file_name);
 
 int pd_session_open(pd_session *s, const char *path);
 void pd_session_close(pd_session *s);
 /* Calls fn for every record: the data section (or pipe stream), then each
-   data.N stream of a directory. Returns 0, or 1 after reporting an error. */
+   data.N stream of a directory. Returns PD_EXIT_OK; PD_EXIT_PARTIAL after
+   saying on stderr where and why the records stopped, or that some were
+   skipped (then the walk went on); PD_EXIT_ERROR when out of memory. */
 int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx);
 /* The same in perf's delivery order (perfdata_ordered_next), the reorder
    window grown with malloc as needed. */
@@ -59,6 +70,16 @@ const char *pd_event_name(pd_session *s, size_t event);
 /* A COMPRESSED record whose contents the walk also yields (printing it
    would show its records twice). */
 int pd_session_decompressed(const pd_session *s, const perfdata_record *rec);
+
+/* A record the command could not decode and leaves out (err may be NULL):
+   counted, and said once at the end by pd_session_finish. */
+void pd_session_skip(pd_session *s, const perfdata_record *rec, const perfdata_error *err);
+/* The command's exit status from its own rc: PARTIAL when records were
+   skipped (said here) or the walk stopped early; ERROR when standard
+   output could not be written (said here). Call once, after the output. */
+int pd_session_finish(pd_session *s, int rc);
+/* The same check of standard output for commands without a session. */
+int pd_output_status(int rc);
 
 int pd_cmd_dump(int argc, char **argv);
 int pd_cmd_info(int argc, char **argv);

@@ -180,6 +180,7 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     perfdata_sample s;
     pd_thread *t;
     pd_resolved res;
+    perfdata_error err;
     entry e;
     (void)name;
     if (r->overview) csv_record(r, rec);
@@ -193,7 +194,10 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
         pd_sym_record(&r->sym, rec);
         return;
     }
-    if (perfdata_decode_sample(&r->s->file, rec, &s, NULL) != PERFDATA_OK) return;
+    if (perfdata_decode_sample(&r->s->file, rec, &s, &err) != PERFDATA_OK) {
+        pd_session_skip(r->s, rec, &err);
+        return;
+    }
     t = pd_state_thread(&r->st, (int32_t)s.pid, (int32_t)s.tid);
     pd_sym_resolve(&r->sym, &r->st, t, rec->misc & PERFDATA_MISC_CPUMODE_MASK, s.ip, &res);
     if (res.guest) return; /* perf filters guest samples out without a guest machine */
@@ -354,6 +358,16 @@ static int parse_sort(report_ctx *r, const char *spec) {
     return r->nkeys ? 0 : -1;
 }
 
+/* Closes a CSV file; a failed write or close is an error, said here. */
+static int csv_close(FILE *fp, const char *dir, const char *name) {
+    int bad = ferror(fp);
+    if (fclose(fp) != 0 || bad) {
+        fprintf(stderr, "perfdata: %s/%s: write error\n", dir, name);
+        return 1;
+    }
+    return 0;
+}
+
 static FILE *csv_open(const char *dir, const char *name) {
     char path[4096];
     FILE *fp;
@@ -373,7 +387,7 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
         if (r->type_count[i])
             fprintf(fp, "%zu,%s,%llu,%llu\n", i, perfdata_record_name((uint32_t)i), (unsigned long long)r->type_count[i],
                     (unsigned long long)r->type_bytes[i]);
-    fclose(fp);
+    if (csv_close(fp, r->csv_dir, "stat.csv")) return 1;
     if (!(fp = csv_open(r->csv_dir, "processes.csv"))) return 1;
     fprintf(fp, "pid,ppid,comm,fork_time,exit_time,samples,period,maps\n");
     for (i = 0; i < r->nprocs; i++) {
@@ -392,7 +406,7 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
         }
         fprintf(fp, "\"\n");
     }
-    fclose(fp);
+    if (csv_close(fp, r->csv_dir, "processes.csv")) return 1;
     if (!(fp = csv_open(r->csv_dir, "results.csv"))) return 1;
     fprintf(fp, "event,function,source_file,shared_object,samples,period,percent\n");
     for (i = 0; i < n; i++) {
@@ -410,7 +424,7 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
         fprintf(fp, ",%llu,%llu,%.4f\n", (unsigned long long)e->samples, (unsigned long long)e->period,
                 total ? 100.0 * (double)e->period / (double)total : 0.0);
     }
-    fclose(fp);
+    if (csv_close(fp, r->csv_dir, "results.csv")) return 1;
     return 0;
 }
 
@@ -462,7 +476,7 @@ int pd_cmd_report(int argc, char **argv) {
         fprintf(r.overview, "time,offset,type,name,pid,tid,cpu\n");
     }
     rc = pd_session_walk_ordered(&s, on_record, &r);
-    if (r.overview) fclose(r.overview);
+    if (r.overview && csv_close(r.overview, r.csv_dir, "overview.csv")) rc = PD_EXIT_ERROR;
     sorted = malloc((r.n ? r.n : 1) * sizeof(entry *));
     if (!sorted) abort();
     for (i = 0; i < r.cap; i++)
@@ -475,7 +489,8 @@ int pd_cmd_report(int argc, char **argv) {
     for (ev = 0; ev < s.file.nr_events && ev < r.nev; ev++)
         if (r.ev_samples[ev]) print_event_table(&r, ev, sorted, n);
     printf("#\n#\n"); /* perf puts a random tip between these two lines */
-    if (r.csv_dir) rc |= csv_write(&r, sorted, n);
+    if (r.csv_dir && csv_write(&r, sorted, n)) rc = PD_EXIT_ERROR;
+    rc = pd_session_finish(&s, rc);
     free(sorted);
     free(r.procs);
     free(r.table);

@@ -64,7 +64,12 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     else { c->other_count++; c->other_bytes += size; }
     if (rec->type == PERFDATA_RECORD_SAMPLE) {
         perfdata_sample s;
-        if (perfdata_decode_sample(f, rec, &s, NULL) != PERFDATA_OK) { c->decode_errors++; return; }
+        perfdata_error err;
+        if (perfdata_decode_sample(f, rec, &s, &err) != PERFDATA_OK) {
+            c->decode_errors++;
+            pd_session_skip(c->s, rec, &err);
+            return;
+        }
         c->checksum += touch_sample(&s);
         count_sample(c, &s);
         if (s.sample_type & PERFDATA_SAMPLE_TIME) {
@@ -143,7 +148,7 @@ static int write_csv(stat_ctx *c, const char *dir) {
     for (i = 0; i < 128; i++)
         if (c->count[i]) fprintf(fp, "%u,%s,%llu,%llu\n", i, perfdata_record_name(i), (unsigned long long)c->count[i],
                                  (unsigned long long)c->bytes[i]);
-    fclose(fp);
+    if (ferror(fp) | fclose(fp)) { fprintf(stderr, "perfdata: %s: write error\n", path); return 1; }
     return 0;
 }
 
@@ -181,10 +186,11 @@ int pd_cmd_stat(int argc, char **argv) {
     rc = pd_session_walk(&s, on_record, &c);
     print_perf_table(&c);
     if (!quiet) print_extra(&c);
-    if (csv) rc |= write_csv(&c, csv);
+    if (csv && write_csv(&c, csv)) rc = PD_EXIT_ERROR;
     free(c.ev_samples);
     free(c.ev_lost_samples);
     c.s = NULL; /* c is static, s is not */
+    rc = pd_session_finish(&s, rc);
     pd_session_close(&s);
     return rc;
 }
