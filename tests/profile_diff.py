@@ -197,8 +197,9 @@ def check_fixture(r, fixture):
     # --comm, --dso are perf's --comms, --dsos abbreviated.
     pick = filter_values(r, data, common) if r.perf else {}
     filters = [['--cpu', '0'], ['--dso', 'libc.so.6'], ['--percent-limit', '1']]
-    for opt in ('comm', 'pid', 'tid', 'sym', 'ksym', 'time'):
-        filters.append(['--' + opt.lstrip('k'), pick.get(opt, '?')])
+    for opt, key in (('--comm', 'comm'), ('--pid', 'pid'), ('--tid', 'tid'), ('--sym', 'sym'),
+                     ('--sym', 'ksym'), ('--time', 'time')):
+        filters.append([opt, pick.get(key, '?')])
     for f in filters:
         theirs = ['--symbols' if f[0] == '--sym' else f[0], f[1]]
         r.compare(f'{name}: report -n --sort comm,dso,sym {" ".join(f)}',
