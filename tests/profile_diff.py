@@ -22,6 +22,7 @@ Comparisons, per fixture:
   * with --sort comm,dso,sym, each filter: --comm, --pid, --tid, --cpu 0,
     --dso libc.so.6, --sym (a user and a kernel symbol), --percent-limit 1,
     --time START,END (values taken from the fixture through perf);
+  * for pipe-mode fixtures, report and collapse reading standard input ('-');
   * `perfdata collapse [--kernel|--pid|--period]` = `perf script -F ... |
     stackcollapse-perf.pl [--kernel|--pid]`, kernel frames included, and on
     a profile with several events `perfdata collapse --event NAME` =
@@ -102,9 +103,10 @@ class Runner:
         os.makedirs(self.env['PERF_BUILDID_DIR'])
         self.passed = self.failed = self.skipped = 0
 
-    def ours(self, args):
-        """stdout of the program under test, or None after reporting why not."""
-        p = subprocess.run([self.binary] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+    def ours(self, args, stdin=None):
+        """(stdout of the program under test, None) or (None, why not)."""
+        p = subprocess.run([self.binary] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600,
+                           input=stdin)
         err = p.stderr.decode('utf-8', 'replace')
         if p.returncode != 0 or SANITIZER.search(err):
             first = next((l for l in err.split('\n') if l.strip()), '')
@@ -116,9 +118,10 @@ class Runner:
                            input=stdin, timeout=600)
         return p.returncode, p.stdout.decode('utf-8', 'replace')
 
-    def compare(self, label, ours_args, theirs, clean=lambda text: text):
+    def compare(self, label, ours_args, theirs, clean=lambda text: text, stdin=None):
         """theirs: a function returning perf's text, or None when perf cannot
-        run; clean: applied to our output before the comparison."""
+        run; clean: applied to our output before the comparison; stdin: bytes
+        for our standard input."""
         if theirs is None:
             self.skipped += 1
             return
@@ -127,7 +130,7 @@ class Runner:
             self.skipped += 1
             print(f'skip {label}: perf refused it')
             return
-        got, why = self.ours(ours_args)
+        got, why = self.ours(ours_args, stdin)
         if got is None:
             self.failed += 1
             print(f'FAIL {label}: {why}')
@@ -229,6 +232,39 @@ def check_fixture(r, fixture):
             return out if rc == 0 else None
         r.compare(f'{name}: collapse {" ".join(ours_opts)}'.rstrip(), ['collapse'] + ours_opts + common + [data],
                   fold if can_fold else None)
+
+    # a pipe-mode stream read from standard input, as `perf record -o - |
+    # perfdata report -` would; perf reads the same bytes with -i -
+    if is_pipe(data):
+        stream = open(data, 'rb').read()
+
+        def perf_stdin(args):
+            def run():
+                rc, out = r.run([r.perf] + args, stdin=stream)
+                return clean_report(out) if rc == 0 else None
+            return run if r.perf else None
+        r.compare(f'{name}: report -n --sort comm,dso,sym - (standard input)',
+                  ['report', '-n', '--sort', 'comm,dso,sym'] + common + ['-'],
+                  perf_stdin(['report', '-i', '-', '--stdio', '--no-children', '-g', 'none', '-n',
+                              '--sort', 'comm,dso,sym'] + common),
+                  clean_report, stream)
+        if r.perf and r.perl:
+            def fold_stdin():
+                rc, script = r.run([r.perf, 'script', '-i', '-', '-F', fields] + common, stdin=stream)
+                if rc != 0:
+                    return None
+                rc, out = r.run([r.perl, STACKCOLLAPSE], stdin=script.encode())
+                return out if rc == 0 else None
+        r.compare(f'{name}: collapse - (standard input)', ['collapse'] + common + ['-'],
+                  fold_stdin if can_fold else None, stdin=stream)
+
+
+def is_pipe(data):
+    """perf.data in pipe mode: a 16-byte header (magic, size) only."""
+    with open(data, 'rb') as f:
+        head = f.read(16)
+    return len(head) == 16 and head[:8] in (b'PERFILE2', b'2ELIFREP') and \
+        int.from_bytes(head[8:], 'little' if head[:8] == b'PERFILE2' else 'big') == 16
 
 
 def filter_values(r, data, common):
