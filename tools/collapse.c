@@ -100,19 +100,22 @@ static void table_add(collapse_ctx *c, const char **frames, size_t n, uint64_t c
     c->n++;
 }
 
-/* stackcollapse-perf.pl's tidying: ';' would split a frame, argument lists
-   and quotes are dropped. Returns the interned result. */
+/* stackcollapse-perf.pl's tidying: ';' would split a frame; what follows
+   the first '(' (but "(anonymous namespace)") is dropped unless the name
+   looks like a Go method ("pkg.(*T).M"); quotes are dropped. Returns the
+   interned result. */
 static const char *tidy_frame(collapse_ctx *c, const char *name, const char *suffix) {
     size_t need = strlen(name) + strlen(suffix) + 1, i, pos = 0;
-    int depth = 0;
+    const char *open = strstr(name, ".("), *go = open ? strstr(open + 2, ").") : NULL;
+    int cut = 0;
     if (need > c->buflen) {
         c->buflen = need * 2;
         c->buf = grow(c->buf, c->buflen, 1);
     }
     for (i = 0; name[i]; i++) {
         char ch = name[i];
-        if (ch == '(' && strncmp(name + i, "(anonymous namespace)", 21) != 0) depth = 1; /* drop "(args...)" to the end */
-        if (depth) continue;
+        if (!go && ch == '(' && strncmp(name + i, "(anonymous namespace)", 21) != 0) cut = 1;
+        if (cut) break;
         if (ch == '"' || ch == '\'') continue;
         c->buf[pos++] = ch == ';' ? ':' : ch;
     }
@@ -121,22 +124,41 @@ static const char *tidy_frame(collapse_ctx *c, const char *name, const char *suf
     return intern(c, c->buf);
 }
 
-/* The frame text of one address: the symbol; else the object in brackets;
-   else "[unknown]" (stackcollapse-perf.pl's rule for perf script's
-   "[unknown] (object)"). */
+/* The frame stackcollapse-perf.pl makes of the line perf script prints for
+   an address, "SYMBOL (OBJECT)": the script splits that line at its last
+   " (" (so an object like "/memfd:x (deleted)" splits inside the object);
+   an unresolved symbol becomes the object's base name in brackets
+   ("[libc.so.6]", "[[vdso]]", "[unknown]" when the object is unknown too);
+   --kernel marks frames whose object starts with '[' or ends in vmlinux. */
 static const char *frame_text(collapse_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip) {
     pd_resolved r;
-    char tmp[300];
-    const char *name = "[unknown]";
+    char line[1200], func[1200];
+    const char *mod, *sym, *split = NULL, *p;
+    size_t n;
+    int kernel;
     pd_sym_resolve(&c->sym, &c->st, t, cpumode, ip, &r);
-    if (r.sym) name = r.sym;
-    else if (r.dso && strcmp(r.dso, "[unknown]") != 0) {
-        snprintf(tmp, sizeof tmp, "[%s]", r.dso[0] == '[' ? r.dso + 1 : r.dso);
-        if (r.dso[0] == '[' && strlen(tmp) >= 2 && tmp[strlen(tmp) - 1] == ']' && tmp[strlen(tmp) - 2] == ']')
-            tmp[strlen(tmp) - 1] = 0;
-        name = tmp;
+    sym = r.sym ? r.sym : "[unknown]";
+    /* perf script's object: the dso's name, the kernel's and modules' in brackets */
+    mod = r.kernel || !r.dso_path ? r.dso : r.dso_path;
+    snprintf(line, sizeof line, "%s (%s)", sym, mod);
+    for (p = line; (p = strstr(p, " (")) != NULL; p++) split = p;
+    n = split ? (size_t)(split - line) : strlen(line);
+    memcpy(func, line, n);
+    func[n] = 0;
+    mod = split ? split + 2 : "";
+    n = strlen(mod);
+    if (n && mod[n - 1] == ')') n--; /* the object, without the closing parenthesis */
+    if (!strcmp(func, "[unknown]")) {
+        char obj[1100];
+        const char *base;
+        snprintf(obj, sizeof obj, "%.*s", (int)n, mod);
+        base = strrchr(obj, '/');
+        base = base ? base + 1 : obj;
+        if (!strcmp(obj, "[unknown]")) snprintf(func, sizeof func, "[unknown]");
+        else snprintf(func, sizeof func, "[%s]", base);
     }
-    return tidy_frame(c, name, c->annotate_kernel && r.kernel ? "_[k]" : "");
+    kernel = n && (mod[0] == '[' || (n >= 7 && !strncmp(mod + n - 7, "vmlinux", 7))) && !strstr(mod, "unknown");
+    return tidy_frame(c, func, c->annotate_kernel && kernel ? "_[k]" : "");
 }
 
 static const char *cached_frame(collapse_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip) {
@@ -153,13 +175,17 @@ static const char *cached_frame(collapse_ctx *c, pd_thread *t, unsigned cpumode,
 
 /* The root: the command name (comm-pid with --pid), spaces as underscores
    like the script. comm is interned by pd_state, so its pointer is a key. */
-static const char *root_text(collapse_ctx *c, const char *comm, int32_t pid) {
+static const char *root_text(collapse_ctx *c, const char *comm, int32_t pid, int32_t tid) {
     size_t slot, k;
     char root[128];
     if (!c->with_pid) pid = 0;
+    else if (tid == 0) pid = -1; /* "comm-?" (cached apart from pid 0) */
     slot = (size_t)((((uint64_t)(uintptr_t)comm >> 4) ^ (uint64_t)(uint32_t)pid) * 0x9E3779B97F4A7C15ull >> 56);
     if (c->roots[slot].comm == comm && c->roots[slot].pid == pid && c->roots[slot].root) return c->roots[slot].root;
-    if (c->with_pid) snprintf(root, sizeof root, "%s-%d", comm, (int)pid);
+    /* the script reads "comm PID/TID" and takes a TID of 0 (Perl's false)
+       as absent, so the idle thread's pid is "?" */
+    if (c->with_pid && tid == 0) snprintf(root, sizeof root, "%s-?", comm);
+    else if (c->with_pid) snprintf(root, sizeof root, "%s-%d", comm, (int)pid);
     else snprintf(root, sizeof root, "%s", comm);
     for (k = 0; root[k]; k++) if (root[k] == ' ') root[k] = '_';
     c->roots[slot].comm = comm;
@@ -195,7 +221,7 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
         }
         c->key[--nf] = cached_frame(c, t, cpumode, ip);
     }
-    c->key[--nf] = root_text(c, comm, (int32_t)s->pid);
+    c->key[--nf] = root_text(c, comm, (int32_t)s->pid, (int32_t)s->tid);
     table_add(c, c->key + nf, c->capkey - nf, c->use_period ? s->period : 1);
 }
 

@@ -39,6 +39,12 @@
 #define PD_ELF_SHT_NOTE 7
 #define PD_ELF_SHT_NOBITS 8
 #define PD_ELF_SHT_DYNSYM 11
+#define PD_ELF_SHT_RELA 4
+#define PD_ELF_SHT_REL 9
+#define PD_ELF_EM_386 3
+#define PD_ELF_EM_X86_64 62
+#define PD_ELF_EM_AARCH64 183
+#define PD_ELF_PLT_NAMES_MAX (16u << 20) /* bytes of "name@plt" text kept at most */
 #define PD_ELF_SHN_UNDEF 0
 #define PD_ELF_SHN_ABS 0xfff1
 #define PD_ELF_STT_NOTYPE 0
@@ -140,6 +146,8 @@ struct pd_elf {
     size_t shstrndx;            /* the section-name string table, or shnum if none */
     pd_elf_sym *syms;
     uint64_t *reach;            /* reach[i]: greatest end among syms[0..i] */
+    pd_elf_sym *plt;            /* synthesized PLT symbols, by address */
+    char *plt_names;
     void *mapping;              /* pd_elf_open_file's mmap, else NULL */
     size_t mapping_size;
     /* The PT_LOAD segments decoded once, in table order: map_to_vaddr runs
@@ -415,6 +423,11 @@ static int preference(uint64_t size_a, int bind_a, const char *name_a, uint64_t 
     return 0;
 }
 
+static int cmp_sym_addr(const void *pa, const void *pb) {
+    const pd_elf_sym *a = (const pd_elf_sym *)pa, *b = (const pd_elf_sym *)pb;
+    return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
 static int cmp_opt_str(const char *a, const char *b) {
     if (!a || !b) return (a != NULL) - (b != NULL);
     return strcmp(a, b);
@@ -488,6 +501,162 @@ static pd_elf_status load_symbols(pd_elf *e, pd_elf_error *err) {
     return PD_ELF_OK;
 }
 
+/* ------------------------------------------------------------------ plt */
+
+/* The index of the section named want, or shnum. */
+static size_t section_named(const pd_elf *e, const char *want) {
+    view names;
+    size_t i;
+    if (e->shstrndx >= e->shnum || section_data(e, e->shstrndx, &names, NULL) != PD_ELF_OK) return e->shnum;
+    for (i = 0; i < e->shnum; i++) {
+        const char *n = string_at(names, field(e, shdr(e, i), 0, 4));
+        if (n && !strcmp(n, want)) return i;
+    }
+    return e->shnum;
+}
+
+static uint64_t sh_addr(const pd_elf *e, size_t i) { return sh_word(e, i, e->L->word == 8 ? 16 : 12); }
+
+/* perf's get_plt_sizes. 0 when unknown. */
+static uint64_t plt_entry_size(const pd_elf *e, size_t plt, uint64_t *header) {
+    uint64_t entsize = sh_word(e, plt, e->L->sh_entsize);
+    switch (e->info.machine) {
+    case PD_ELF_EM_ARM: *header = 20; return 12;
+    case PD_ELF_EM_AARCH64: *header = 32; return 16;
+    case PD_ELF_EM_386:
+    case PD_ELF_EM_X86_64:
+        if (entsize != 8 && entsize != 16) entsize = sh_word(e, plt, e->L->sh_addralign) == 8 ? 8 : 16;
+        *header = entsize;
+        return entsize;
+    default: *header = entsize; return entsize;
+    }
+}
+
+typedef struct plt_rel { uint64_t got; uint64_t sym; } plt_rel;
+
+static int cmp_rel(const void *a, const void *b) {
+    const plt_rel *x = (const plt_rel *)a, *y = (const plt_rel *)b;
+    return x->got < y->got ? -1 : x->got > y->got;
+}
+
+/* perf's dso__synthesize_plt_symbols, for the runtime binary: one symbol
+   per PLT relocation, named after the .dynsym symbol it binds. Nothing
+   (and no error) when the sections are missing or malformed. */
+static void synthesize_plt(pd_elf *e) {
+    size_t rel = section_named(e, ".rela.plt"), plt, sec = e->shnum, dynsym, strs, i, nr, entsz, total = 0, pos = 0, k = 0;
+    uint32_t type;
+    uint64_t header = 0, entry, addr, plt_size;
+    view relv, symv, strv;
+    plt_rel *rels;
+    int is_rela, lazy;
+    if (rel == e->shnum) rel = section_named(e, ".rel.plt");
+    if (rel == e->shnum) return;
+    type = sh_u32(e, rel, e->L->sh_type);
+    if (type != PD_ELF_SHT_RELA && type != PD_ELF_SHT_REL) return;
+    is_rela = type == PD_ELF_SHT_RELA;
+    dynsym = sh_u32(e, rel, e->L->sh_link);
+    if (dynsym >= e->shnum || sh_u32(e, dynsym, e->L->sh_type) != PD_ELF_SHT_DYNSYM) return;
+    strs = sh_u32(e, dynsym, e->L->sh_link);
+    if (strs >= e->shnum || sh_u32(e, strs, e->L->sh_type) != PD_ELF_SHT_STRTAB) return;
+    if ((plt = section_named(e, ".plt")) == e->shnum) return;
+    if (section_data(e, rel, &relv, NULL) != PD_ELF_OK || section_data(e, dynsym, &symv, NULL) != PD_ELF_OK ||
+        section_data(e, strs, &strv, NULL) != PD_ELF_OK)
+        return;
+    if (e->info.machine == PD_ELF_EM_386 || e->info.machine == PD_ELF_EM_X86_64) sec = section_named(e, ".plt.sec");
+    plt_size = sh_word(e, plt, e->L->sh_size);
+    if (sec != e->shnum) { /* IBT: entries in .plt.sec, no header */
+        entry = plt_entry_size(e, sec, &header);
+        addr = sh_addr(e, sec);
+        lazy = 0;
+    } else {
+        entry = plt_entry_size(e, plt, &header);
+        addr = sh_addr(e, plt);
+        lazy = 1;
+    }
+    entsz = e->L->word == 8 ? (is_rela ? 24 : 16) : (is_rela ? 12 : 8);
+    nr = relv.n / entsz;
+    if (!entry || !nr) return;
+    if (!(rels = (plt_rel *)malloc(nr * sizeof *rels))) return;
+    for (i = 0; i < nr; i++) {
+        view r = entry_at(relv, i, (unsigned)entsz);
+        uint64_t info = field(e, r, e->L->word, e->L->word);
+        rels[i].got = field(e, r, 0, e->L->word);
+        rels[i].sym = e->L->word == 8 ? info >> 32 : info >> 8;
+    }
+    /* x86 puts IFUNC relocations out of .plt order: by GOT slot, as perf */
+    if (e->info.machine == PD_ELF_EM_386 || e->info.machine == PD_ELF_EM_X86_64) qsort(rels, nr, sizeof *rels, cmp_rel);
+    for (i = 0; i < nr; i++) {
+        view sym;
+        const char *name = sub(symv, rels[i].sym * e->L->sym_size, e->L->sym_size, &sym)
+                               ? string_at(strv, field(e, sym, e->L->st_name, 4)) : NULL;
+        if (name) total += strlen(name) + 5;
+    }
+    total += 5; /* ".plt" */
+    if (total > PD_ELF_PLT_NAMES_MAX || !(e->plt_names = (char *)malloc(total)) ||
+        !(e->plt = (pd_elf_sym *)calloc(nr + 1, sizeof *e->plt))) {
+        free(rels);
+        free(e->plt_names);
+        e->plt_names = NULL;
+        return;
+    }
+    /* the header: the whole .plt when the entries are in .plt.sec; a lazy
+       .plt with exactly one entry per relocation has none */
+    if (!lazy || nr * entry != plt_size) {
+        memcpy(e->plt_names, ".plt", 5);
+        e->plt[k].addr = sh_addr(e, plt);
+        e->plt[k].size = lazy ? header : plt_size;
+        e->plt[k].name = e->plt_names;
+        pos = 5;
+        k++;
+        if (lazy) addr += header;
+    }
+    for (i = 0; i < nr; i++) {
+        view sym;
+        const char *name = sub(symv, rels[i].sym * e->L->sym_size, e->L->sym_size, &sym)
+                               ? string_at(strv, field(e, sym, e->L->st_name, 4)) : NULL;
+        if (name) {
+            size_t len = strlen(name);
+            memcpy(e->plt_names + pos, name, len);
+            memcpy(e->plt_names + pos + len, "@plt", 5);
+            e->plt[k].addr = addr;
+            e->plt[k].size = entry;
+            e->plt[k].name = e->plt_names + pos;
+            k++;
+            pos += len + 5;
+        }
+        addr += entry;
+    }
+    free(rels);
+    for (i = 0; i < k; i++) {
+        e->plt[i].end = sized_end(e->plt[i].addr, e->plt[i].size);
+        e->plt[i].type = PD_ELF_STT_FUNC;
+        e->plt[i].bind = PD_ELF_STB_GLOBAL;
+    }
+    qsort(e->plt, k, sizeof *e->plt, cmp_sym_addr);
+    e->info.plt = e->plt;
+    e->info.nr_plt = k;
+    e->info.plt_start = k ? e->plt[0].addr : 0;
+    e->info.plt_end = k ? e->plt[k - 1].end : 0;
+    for (i = 0; i < k; i++)
+        if (e->plt[i].end > e->info.plt_end) e->info.plt_end = e->plt[i].end;
+}
+
+const pd_elf_sym *pd_elf_lookup_plt(const pd_elf *elf, uint64_t vaddr) {
+    size_t lo = 0, hi;
+    if (!elf || !elf->info.nr_plt || vaddr < elf->info.plt_start || vaddr >= elf->info.plt_end) return NULL;
+    hi = elf->info.nr_plt;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (elf->plt[mid].addr <= vaddr) lo = mid + 1; else hi = mid;
+    }
+    while (lo > 0) { /* the header may span the .plt.sec entries' region only when it is the whole .plt */
+        lo--;
+        if (vaddr < elf->plt[lo].end) return &elf->plt[lo];
+        if (lo && elf->plt[lo - 1].end <= elf->plt[lo].addr) return NULL;
+    }
+    return NULL;
+}
+
 /* ---------------------------------------------------------------- open */
 
 static void collect_loads(pd_elf *e);
@@ -498,7 +667,10 @@ static pd_elf_status parse(pd_elf *e, int want_symbols, pd_elf_error *err) {
     if ((st = parse_tables(e, err)) != PD_ELF_OK) return st;
     collect_loads(e);
     if ((st = find_build_id(e, err)) != PD_ELF_OK) return st;
-    return want_symbols ? load_symbols(e, err) : PD_ELF_OK;
+    if (!want_symbols) return PD_ELF_OK;
+    if ((st = load_symbols(e, err)) != PD_ELF_OK) return st;
+    synthesize_plt(e);
+    return PD_ELF_OK;
 }
 
 static pd_elf_status open_mem(const void *data, size_t size, int want_symbols, pd_elf **out, pd_elf_error *err) {
@@ -567,6 +739,8 @@ pd_elf_status pd_elf_open_file(const char *path, pd_elf **out, pd_elf_error *err
 void pd_elf_close(pd_elf *elf) {
     if (!elf) return;
     free(elf->syms);
+    free(elf->plt);
+    free(elf->plt_names);
     if (elf->mapping) munmap(elf->mapping, elf->mapping_size);
     free(elf);
 }
@@ -838,7 +1012,8 @@ static int search_all(finder *f, pd_elf_search *s, const char *path, pd_elf **ou
     char p[4096];
     if (path && s->symfs && join(p, sizeof p, s->symfs, path, "") && try_candidate(f, p, PD_ELF_FROM_SYMFS, out, found))
         return 1;
-    if (path && try_candidate(f, path, PD_ELF_FROM_PATH, out, found)) return 1;
+    /* as perf's --symfs: every path is looked up below it, never as it is */
+    if (path && !s->symfs && try_candidate(f, path, PD_ELF_FROM_PATH, out, found)) return 1;
     return try_build_id_dirs(f, s, out, found) || try_symdir(f, s, out, found);
 }
 

@@ -149,6 +149,10 @@ typedef struct pd_elf_info {
     size_t nr_symbols;
     const unsigned char *build_id; /* the NT_GNU_BUILD_ID descriptor, or NULL */
     size_t build_id_size;
+    const pd_elf_sym *plt;      /* perf's synthesized PLT symbols ("name@plt", and
+                                   ".plt" for the lazy-binding header), by address */
+    size_t nr_plt;
+    uint64_t plt_start, plt_end; /* the .plt (and .plt.sec) they cover; 0, 0: none */
 } pd_elf_info;
 
 /* Parses data[0..size). On success *out must be released with
@@ -164,6 +168,10 @@ const pd_elf_info *pd_elf_get_info(const pd_elf *elf);
 /* The symbol vaddr falls in (the one with the greatest address when
    several do), or NULL. */
 const pd_elf_sym *pd_elf_lookup(const pd_elf *elf, uint64_t vaddr);
+/* The PLT entry vaddr falls in, as perf names them (dso__synthesize_plt_symbols:
+   "name@plt" from .rela.plt/.rel.plt and .dynsym, entries of .plt.sec when
+   there is one, else of .plt after its header), or NULL. */
+const pd_elf_sym *pd_elf_lookup_plt(const pd_elf *elf, uint64_t vaddr);
 
 /* The ELF virtual address of a runtime ip inside a mapping of this file that
    starts at map_start and maps file offset map_pgoff there (perf's MMAP2
@@ -178,7 +186,7 @@ pd_elf_status pd_elf_map_to_vaddr(const pd_elf *elf, uint64_t map_start, uint64_
 struct pd_elf__symdir_index;
 
 typedef struct pd_elf_search {
-    const char *symfs;          /* --symfs DIR: DIR + path is tried first; NULL: none */
+    const char *symfs;          /* --symfs DIR: DIR + path instead of path; NULL: none */
     const char *symdir;         /* --symdir DIR: any ELF below it with the build id; NULL: none */
     const char *buildid_dir;    /* perf's build-id cache; NULL: $HOME/.debug */
     const char *debug_dir;      /* debuginfo root; NULL: /usr/lib/debug */
@@ -202,7 +210,7 @@ typedef struct pd_elf_found {
 
 /* Finds and opens the ELF for a binary perf recorded by path (may be NULL)
    and build id (bytes; NULL or 0 length: unknown). Tries, in order:
-   symfs + path, path, the build-id cache, the debug dir, symdir (the last
+   symfs + path (else path itself), the build-id cache, the debug dir, symdir (the last
    three only with a build id). A file found by path is used when no build id
    was recorded or when its own matches; a build id matches when equal, or
    when the recorded one is the first 20 bytes of a longer id (perf keeps 20)

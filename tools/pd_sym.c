@@ -260,6 +260,18 @@ static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
     return d;
 }
 
+/* As in perf, the PLT entries synthesized from the binary sit among the
+   symbols: they win inside the PLT, and a symbol without a size stops
+   where the PLT starts rather than reaching over it. */
+static const pd_elf_sym *plt_or_symbol(const pd_dso *d, uint64_t vaddr) {
+    const pd_elf_info *bin = pd_elf_get_info(d->elf);
+    const pd_elf_sym *sym = pd_elf_lookup_plt(d->elf, vaddr);
+    if (sym) return sym;
+    sym = pd_elf_lookup(d->symelf, vaddr);
+    if (sym && !sym->size && bin->nr_plt && sym->addr < bin->plt_start && vaddr >= bin->plt_start) return NULL;
+    return sym;
+}
+
 static void load_kallsyms(pd_symbolizer *s) {
     pd_elf_error err;
     const char *path = s->kallsyms_path ? s->kallsyms_path : (recorded_here(s) ? "/proc/kallsyms" : NULL);
@@ -334,7 +346,7 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
         out->dso = d->short_name;
         out->addr = ip - m->start + m->pgoff; /* perf's map__map_ip */
         if (d->elf && pd_elf_map_to_vaddr(d->elf, m->start, m->pgoff, ip, &vaddr) == PD_ELF_OK &&
-            (sym = pd_elf_lookup(d->symelf, vaddr)) != NULL) {
+            (sym = plt_or_symbol(d, vaddr)) != NULL) {
             out->sym = sym->name;
             out->src_file = sym->file;
             out->sym_start = sym->addr;
