@@ -8,6 +8,7 @@
 #define _FILE_OFFSET_BITS 64
 #endif
 #include "perfdata.h"
+#include "pd_opts.h"
 #include "pd_tool.h"
 
 #include <stdio.h>
@@ -500,6 +501,23 @@ static void walk_pipe_features(void *ctx, const perfdata_record *rec, const char
     print_feature(c, (unsigned)hf.feat_id, hf.data);
 }
 
+enum { INFO_EVENTS = 1 };
+
+static const pd_opt info_opts[] = {
+    {0, "events", NULL, "print the parsed file header and events instead", INFO_EVENTS},
+    {0, NULL, NULL, NULL, 0},
+};
+static const pd_opt *const info_tables[] = {info_opts, NULL};
+const pd_command pd_info_command = {
+    "info", "the header and feature sections, as `perf report --header-only -I`",
+    "  Prints the header and every feature as `perf report --header-only -I` does.\n", info_tables};
+
+static int info_option(void *ctx, int id, const char *value) {
+    (void)value;
+    if (id == INFO_EVENTS) *(int *)ctx = 1;
+    return 0;
+}
+
 int pd_cmd_info(int argc, char **argv) {
     static info_ctx c;
     pd_session s;
@@ -507,18 +525,9 @@ int pd_cmd_info(int argc, char **argv) {
     struct stat st;
     time_t mtime = 0;
     unsigned feat;
-    int i, show_header = 0;
+    int rc, show_header = 0;
     const char *path = NULL;
-    for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--events")) show_header = 1;
-        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: perfdata info [--events] FILE\n"
-                   "  Prints the header and every feature as `perf report --header-only -I` does.\n"
-                   "  --events  print the parsed file header and events instead\n");
-            return 0;
-        } else path = argv[i];
-    }
-    if (!path) { fprintf(stderr, "usage: perfdata info [--events] FILE\n"); return 2; }
+    if ((rc = pd_opts_parse(&pd_info_command, argc, argv, info_option, &show_header, &path)) >= 0) return rc;
     if (pd_session_open(&s, path) != 0) return 1;
     if (show_header) { pd_print_header(&s); pd_session_close(&s); return 0; }
     memset(&c, 0, sizeof c);

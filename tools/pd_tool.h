@@ -60,6 +60,11 @@ const char *pd_event_name(pd_session *s, size_t event);
    would show its records twice). */
 int pd_session_decompressed(const pd_session *s, const perfdata_record *rec);
 
+/* Each subcommand: its options (pd_opts) and its entry point, given argv
+   from the subcommand's name on; returns a PD_EXIT_ status. */
+struct pd_command;
+extern const struct pd_command pd_dump_command, pd_info_command, pd_report_command, pd_collapse_command,
+    pd_stat_command;
 int pd_cmd_dump(int argc, char **argv);
 int pd_cmd_info(int argc, char **argv);
 int pd_cmd_report(int argc, char **argv);
