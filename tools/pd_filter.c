@@ -244,6 +244,19 @@ int pd_filter_prepare(pd_filter *f, const perfdata_file *file, const char *who) 
                 fprintf(stderr, "perfdata %s: the samples do not record the cpu: --cpu cannot apply\n", who);
                 return -1;
             }
+    if (f->ncpus) { /* perf_session__cpu_bitmap: no cpu past the recording machine's */
+        perfdata_view sec;
+        perfdata_feat_nrcpus nr;
+        if (perfdata_feature_section(file, PERFDATA_FEAT_NRCPUS, &sec, NULL) == PERFDATA_OK &&
+            perfdata_decode_feat_nrcpus(sec, (file->flags & PERFDATA_FILE_BIG_ENDIAN) != 0, &nr, NULL) == PERFDATA_OK)
+            for (i = 0; i < f->ncpus; i++)
+                if (f->cpus[i].hi >= nr.nr_cpus_available) {
+                    fprintf(stderr, "perfdata %s: --cpu: cpu %llu: the recording machine had %u\n", who,
+                            (unsigned long long)(f->cpus[i].lo >= nr.nr_cpus_available ? f->cpus[i].lo : nr.nr_cpus_available),
+                            (unsigned)nr.nr_cpus_available);
+                    return -1;
+                }
+    }
     if (f->time_spec && !f->ntimes) {
         int rc;
         if (strchr(f->time_spec, '%')) {

@@ -268,8 +268,9 @@ static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n
     uint64_t total = r->ev_period[ev], samples;
     char unit, name[256], buf[1024];
     convert_unit(r->ev_samples[ev], &samples, &unit);
-    printf("# Samples: %llu%c of event '%s'\n", (unsigned long long)samples, unit,
-           perfdata_event_name(&r->s->file, ev, name, sizeof name));
+    printf("# Samples: %llu%c of event '%s'%s%s%s\n", (unsigned long long)samples, unit,
+           perfdata_event_name(&r->s->file, ev, name, sizeof name), r->filter.time_spec ? " (time slices: " : "",
+           r->filter.time_spec ? r->filter.time_spec : "", r->filter.time_spec ? ")" : "");
     printf("# Event count (approx.): %llu\n#\n", (unsigned long long)total);
     for (k = 0; k < KEY_MAX; k++) width[k] = strlen(titles[k]);
     for (i = 0; i < n; i++) {
@@ -279,6 +280,9 @@ static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n
         snprintf(buf, sizeof buf, "%d:%s", (int)e->pid, e->comm);
         if (strlen(buf) > width[KEY_PID]) width[KEY_PID] = strlen(buf);
         if (strlen(e->dso) > width[KEY_DSO]) width[KEY_DSO] = strlen(e->dso);
+        /* hists__set_unres_dso_col_len: an unresolved symbol widens the object column
+           to 16, except under --dso */
+        if (!e->sym && !r->filter.dso.n && width[KEY_DSO] < 16) width[KEY_DSO] = 16;
         sym_text(e, buf, sizeof buf);
         if (strlen(buf) > width[KEY_SYM]) width[KEY_SYM] = strlen(buf);
     }
@@ -303,7 +307,7 @@ static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n
             case KEY_DSO: snprintf(buf, sizeof buf, "%s", e->dso); break;
             default: sym_text(e, buf, sizeof buf); break;
             }
-            if (last) printf("  %s", buf);
+            if (last && r->keys[k] == KEY_SYM) printf("  %s", buf); /* perf pads every column but the symbol */
             else printf("  %-*s", (int)width[r->keys[k]], buf);
         }
         printf("\n");
@@ -327,8 +331,9 @@ static int parse_sort(report_ctx *r, const char *spec) {
     return r->nkeys ? 0 : -1;
 }
 
-/* sort__setup_elide: a --comm, --dso or --sym list of one name drops its
-   column and says so ("# dso: NAME"), unless every column would go. */
+/* sort__setup_elide: a --comm, --dso or --sym list of one name leaves its
+   column out of the output and says so ("# dso: NAME"), unless every
+   column would go. */
 static void elide_keys(report_ctx *r, char *lines, size_t len) {
     static const char *const labels[KEY_MAX] = {"comm", NULL, "dso", "symbol"};
     int k, kept = 0, keys[KEY_MAX], n = 0;
@@ -462,7 +467,6 @@ int pd_cmd_report(int argc, char **argv) {
     if ((rc = pd_opts_parse(&pd_report_command, argc, argv, report_option, &args, &path)) >= 0) return rc;
     sort = args.sort; kallsyms = args.kallsyms; symfs = args.symfs; symdir = args.symdir; verbose = args.verbose;
     if (parse_sort(&r, sort)) { pd_opts_usage(&pd_report_command, stderr); return PD_EXIT_USAGE; }
-    elide_keys(&r, elided, sizeof elided);
     if (r.csv_dir && pd_make_dir(r.csv_dir, "report") != 0) return PD_EXIT_ERROR;
     if (pd_session_open(&s, path) != 0) return 1;
     if (pd_filter_prepare(&r.filter, &s.file, "report") != 0) { pd_session_close(&s); return PD_EXIT_ERROR; }
@@ -490,11 +494,16 @@ int pd_cmd_report(int argc, char **argv) {
     memcpy(g_keys, r.keys, sizeof g_keys);
     g_nkeys = r.nkeys;
     qsort(sorted, n, sizeof(entry *), by_period);
+    elide_keys(&r, elided, sizeof elided); /* after the grouping and sorting, which keep every key */
     printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n%s", elided);
-    printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)r.lost_samples);
-    for (ev = 0; ev < s.file.nr_events && ev < r.nev; ev++)
-        if (r.ev_samples[ev]) print_event_table(&r, ev, sorted, n);
-    printf("#\n#\n"); /* perf puts a random tip between these two lines */
+    if (!n) /* perf says so when no sample was kept, and prints no table */
+        fprintf(stderr, "perfdata report: %s has no samples%s\n", path, r.filter.active ? " (after the filters)" : "");
+    else {
+        printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)r.lost_samples);
+        for (ev = 0; ev < s.file.nr_events && ev < r.nev; ev++)
+            if (r.ev_samples[ev]) print_event_table(&r, ev, sorted, n);
+        printf("#\n#\n"); /* perf puts a random tip between these two lines */
+    }
     if (r.csv_dir) rc |= csv_write(&r, sorted, n);
     free(sorted);
     free(r.procs);
