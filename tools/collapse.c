@@ -245,11 +245,14 @@ static int keep_sample(collapse_ctx *c, const perfdata_record *rec, const perfda
         pd_thread *t = pd_state_thread(&c->st, (int32_t)s->pid, (int32_t)s->tid);
         pd_resolved r;
         char comm[32];
+        const char *name = t->comm;
         if (!pd_filter_sample(&c->filter, s)) return 0;
         pd_sym_resolve(&c->sym, &c->st, t, rec->misc & PERFDATA_MISC_CPUMODE_MASK, s->ip, &r);
-        if (!t->comm) snprintf(comm, sizeof comm, ":%d", (int)s->tid); /* perf's name for a thread without COMM */
-        if (!pd_filter_entry(&c->filter, t->comm ? t->comm : comm, (int32_t)s->pid, (int32_t)s->tid, r.dso, r.dso_path, r.sym))
-            return 0;
+        if (!name) { /* perf's name for a thread without COMM */
+            snprintf(comm, sizeof comm, ":%d", (int)s->tid);
+            name = comm;
+        }
+        if (!pd_filter_entry(&c->filter, name, (int32_t)s->pid, (int32_t)s->tid, r.dso, r.dso_path, r.sym)) return 0;
     }
     if (c->event < 0) c->event = s->event;
     return 1;
@@ -299,16 +302,15 @@ enum { COLLAPSE_KERNEL = 1, COLLAPSE_WITH_PID, COLLAPSE_PERIOD, COLLAPSE_KALLSYM
        COLLAPSE_EVENT };
 
 static const pd_opt collapse_opts[] = {
-    {0, "kernel", NULL, "mark kernel frames with _[k]", COLLAPSE_KERNEL},
-    {0, "with-pid", NULL, "root each stack at comm-pid (stackcollapse-perf.pl's --pid)", COLLAPSE_WITH_PID},
-    {0, "period", NULL, "count periods instead of samples", COLLAPSE_PERIOD},
-    {0, "event", "NAME", "fold this event's samples (its name as perf prints it, with or without\n"
-     "                            the :modifiers); default: the first sample's event, as stackcollapse-perf.pl",
-     COLLAPSE_EVENT},
-    {0, "kallsyms", "FILE", "kernel symbols (default /proc/kallsyms when recorded on this host)", COLLAPSE_KALLSYMS},
-    {0, "symfs", "DIR", "look for binaries under DIR first", COLLAPSE_SYMFS},
-    {0, "symdir", "DIR", "any ELF below DIR with the recorded build id", COLLAPSE_SYMDIR},
-    {0, NULL, NULL, NULL, 0},
+    {0, COLLAPSE_KERNEL, "kernel", NULL, "mark kernel frames with _[k]"},
+    {0, COLLAPSE_WITH_PID, "with-pid", NULL, "root each stack at comm-pid (stackcollapse-perf.pl's --pid)"},
+    {0, COLLAPSE_PERIOD, "period", NULL, "count periods instead of samples"},
+    {0, COLLAPSE_EVENT, "event", "NAME", "fold this event's samples (its name as perf prints it, with or without\n"
+     "                            the :modifiers); default: the first sample's event, as stackcollapse-perf.pl"},
+    {0, COLLAPSE_KALLSYMS, "kallsyms", "FILE", "kernel symbols (default /proc/kallsyms when recorded on this host)"},
+    {0, COLLAPSE_SYMFS, "symfs", "DIR", "look for binaries under DIR first"},
+    {0, COLLAPSE_SYMDIR, "symdir", "DIR", "any ELF below DIR with the recorded build id"},
+    {0, 0, NULL, NULL, NULL},
 };
 static const pd_opt *const collapse_tables[] = {collapse_opts, pd_filter_opts, NULL};
 const pd_command pd_collapse_command = {

@@ -631,12 +631,12 @@ static int parse_types(dump_ctx *d, const char *list) {
 enum { DUMP_RAW = 1, DUMP_ORDERED, DUMP_NO_DECOMPRESS, DUMP_HEADER, DUMP_TYPE };
 
 static const pd_opt dump_opts[] = {
-    {0, "raw", NULL, "add the hex bytes of each record", DUMP_RAW},
-    {0, "header", NULL, "print the file header and events first", DUMP_HEADER},
-    {0, "ordered", NULL, "in the order perf delivers them (time order per round)", DUMP_ORDERED},
-    {0, "no-decompress", NULL, "show COMPRESSED records as they are, not their contents", DUMP_NO_DECOMPRESS},
-    {0, "type", "T1,T2,...", "only these record types (names like SAMPLE,MMAP2 or numbers)", DUMP_TYPE},
-    {0, NULL, NULL, NULL, 0},
+    {0, DUMP_RAW, "raw", NULL, "add the hex bytes of each record"},
+    {0, DUMP_HEADER, "header", NULL, "print the file header and events first"},
+    {0, DUMP_ORDERED, "ordered", NULL, "in the order perf delivers them (time order per round)"},
+    {0, DUMP_NO_DECOMPRESS, "no-decompress", NULL, "show COMPRESSED records as they are, not their contents"},
+    {0, DUMP_TYPE, "type", "T1,T2,...", "only these record types (names like SAMPLE,MMAP2 or numbers)"},
+    {0, 0, NULL, NULL, NULL},
 };
 static const pd_opt *const dump_tables[] = {dump_opts, NULL};
 const pd_command pd_dump_command = {

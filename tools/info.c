@@ -504,8 +504,8 @@ static void walk_pipe_features(void *ctx, const perfdata_record *rec, const char
 enum { INFO_EVENTS = 1 };
 
 static const pd_opt info_opts[] = {
-    {0, "events", NULL, "print the parsed file header and events instead", INFO_EVENTS},
-    {0, NULL, NULL, NULL, 0},
+    {0, INFO_EVENTS, "events", NULL, "print the parsed file header and events instead"},
+    {0, 0, NULL, NULL, NULL},
 };
 static const pd_opt *const info_tables[] = {info_opts, NULL};
 const pd_command pd_info_command = {

@@ -7,17 +7,17 @@
 #include <string.h>
 
 const pd_opt pd_filter_opts[] = {
-    {0, "comm", "LIST", "only these commands", PD_FILTER_COMM},
-    {0, "pid", "LIST", "only these process ids", PD_FILTER_PID},
-    {0, "tid", "LIST", "only these thread ids", PD_FILTER_TID},
-    {0, "dso", "LIST", "only these objects, by name or path", PD_FILTER_DSO},
-    {0, "symbols", "LIST", "only these symbols", PD_FILTER_SYM},
-    {0, "sym", "LIST", NULL, PD_FILTER_SYM},
-    {0, "cpu", "LIST", "only samples on these cpus, as 0,2-3", PD_FILTER_CPU},
-    {0, "time", "START,END", "only samples in this time span, seconds.fraction, either end open; several\n"
-     "                            spans separated by spaces; or percentages: 10%/2, 0%-10%,30%-40%, 25%", PD_FILTER_TIME},
-    {0, "percent-limit", "N", "leave out lines under N% of the total", PD_FILTER_PERCENT_LIMIT},
-    {0, NULL, NULL, NULL, 0},
+    {0, PD_FILTER_COMM, "comm", "LIST", "only these commands"},
+    {0, PD_FILTER_PID, "pid", "LIST", "only these process ids"},
+    {0, PD_FILTER_TID, "tid", "LIST", "only these thread ids"},
+    {0, PD_FILTER_DSO, "dso", "LIST", "only these objects, by name or path"},
+    {0, PD_FILTER_SYM, "symbols", "LIST", "only these symbols"},
+    {0, PD_FILTER_SYM, "sym", "LIST", NULL},
+    {0, PD_FILTER_CPU, "cpu", "LIST", "only samples on these cpus, as 0,2-3"},
+    {0, PD_FILTER_TIME, "time", "START,END", "only samples in this time span, seconds.fraction, either end open; several\n"
+     "                            spans separated by spaces; or percentages: 10%/2, 0%-10%,30%-40%, 25%"},
+    {0, PD_FILTER_PERCENT_LIMIT, "percent-limit", "N", "leave out lines under N% of the total"},
+    {0, 0, NULL, NULL, NULL},
 };
 
 static char *dup(const char *s, size_t n) {
@@ -193,8 +193,8 @@ static int parse_time_percent(pd_filter *f, const char *spec, uint64_t first, ui
         const char *e = strchr(p, ','), *sep;
         size_t n = e ? (size_t)(e - p) : strlen(p);
         double a, b;
-        sep = memchr(p, slash ? '/' : '-', n);
-        if (!sep) return -1;
+        for (sep = p; sep < p + n && *sep != (slash ? '/' : '-'); sep++) {}
+        if (sep == p + n) return -1;
         if (slash) {
             char *num = dup(sep + 1, n - (size_t)(sep + 1 - p)), *end;
             long i = strtol(num, &end, 10);

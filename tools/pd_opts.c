@@ -10,9 +10,9 @@
 enum { OPT_INPUT = -100, OPT_HELP };
 
 static const pd_opt common[] = {
-    {'i', "input", "FILE", "the profile (default ./perf.data; '-' is standard input)", OPT_INPUT},
-    {'h', "help", NULL, "this help", OPT_HELP},
-    {0, NULL, NULL, NULL, 0},
+    {'i', OPT_INPUT, "input", "FILE", "the profile (default ./perf.data; '-' is standard input)"},
+    {'h', OPT_HELP, "help", NULL, "this help"},
+    {0, 0, NULL, NULL, NULL},
 };
 
 static const pd_opt *find_long(const pd_command *cmd, const char *name, size_t len) {

@@ -17,10 +17,10 @@ enum { PD_EXIT_OK = 0, PD_EXIT_ERROR = 1, PD_EXIT_USAGE = 2, PD_EXIT_PARTIAL = 3
 
 typedef struct pd_opt {
     char short_name;                /* 0: none */
+    int id;                         /* given to the handler */
     const char *long_name;          /* without the dashes; NULL ends a table */
     const char *arg;                /* the value's placeholder; NULL: a flag */
     const char *help;               /* NULL: an alias, left out of the usage */
-    int id;                         /* given to the handler */
 } pd_opt;
 
 typedef struct pd_command {

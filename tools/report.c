@@ -418,17 +418,16 @@ enum { REPORT_SORT = 1, REPORT_KALLSYMS, REPORT_SYMFS, REPORT_SYMDIR, REPORT_NR_
        REPORT_STDIO, REPORT_NO_CHILDREN };
 
 static const pd_opt report_opts[] = {
-    {'s', "sort", "KEYS", "comma-separated from comm, pid, dso, sym (default comm,dso,sym)", REPORT_SORT},
-    {'n', "show-nr-samples", NULL, "add the sample count", REPORT_NR_SAMPLES},
-    {0, "kallsyms", "FILE", "kernel symbols (default /proc/kallsyms when recorded on this host)", REPORT_KALLSYMS},
-    {0, "symfs", "DIR", "look for binaries under DIR first", REPORT_SYMFS},
-    {0, "symdir", "DIR", "any ELF below DIR with the recorded build id", REPORT_SYMDIR},
-    {0, "csv", "DIR", "also write stat.csv, overview.csv, processes.csv, results.csv in DIR (created if missing)",
-     REPORT_CSV},
-    {0, "stdio", NULL, "accepted, as perf's: the output is always perf's --stdio text", REPORT_STDIO},
-    {0, "no-children", NULL, "accepted, as perf's: the profile is always the Self view", REPORT_NO_CHILDREN},
-    {'v', "verbose", NULL, "say which binaries and symbol tables were used", REPORT_VERBOSE},
-    {0, NULL, NULL, NULL, 0},
+    {'s', REPORT_SORT, "sort", "KEYS", "comma-separated from comm, pid, dso, sym (default comm,dso,sym)"},
+    {'n', REPORT_NR_SAMPLES, "show-nr-samples", NULL, "add the sample count"},
+    {0, REPORT_KALLSYMS, "kallsyms", "FILE", "kernel symbols (default /proc/kallsyms when recorded on this host)"},
+    {0, REPORT_SYMFS, "symfs", "DIR", "look for binaries under DIR first"},
+    {0, REPORT_SYMDIR, "symdir", "DIR", "any ELF below DIR with the recorded build id"},
+    {0, REPORT_CSV, "csv", "DIR", "also write stat.csv, overview.csv, processes.csv, results.csv in DIR (created if missing)"},
+    {0, REPORT_STDIO, "stdio", NULL, "accepted, as perf's: the output is always perf's --stdio text"},
+    {0, REPORT_NO_CHILDREN, "no-children", NULL, "accepted, as perf's: the profile is always the Self view"},
+    {'v', REPORT_VERBOSE, "verbose", NULL, "say which binaries and symbol tables were used"},
+    {0, 0, NULL, NULL, NULL},
 };
 static const pd_opt *const report_tables[] = {report_opts, pd_filter_opts, NULL};
 const pd_command pd_report_command = {

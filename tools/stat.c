@@ -151,9 +151,9 @@ static int write_csv(stat_ctx *c, const char *dir) {
 enum { STAT_CSV = 1, STAT_TABLE_ONLY };
 
 static const pd_opt stat_opts[] = {
-    {0, "csv", "DIR", "also write DIR/stat.csv (DIR is created if missing)", STAT_CSV},
-    {0, "table-only", NULL, "only perf's table", STAT_TABLE_ONLY},
-    {0, NULL, NULL, NULL, 0},
+    {0, STAT_CSV, "csv", "DIR", "also write DIR/stat.csv (DIR is created if missing)"},
+    {0, STAT_TABLE_ONLY, "table-only", NULL, "only perf's table"},
+    {0, 0, NULL, NULL, NULL},
 };
 static const pd_opt *const stat_tables[] = {stat_opts, NULL};
 const pd_command pd_stat_command = {
