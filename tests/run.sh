@@ -97,6 +97,7 @@ fi
 
 # 3. the command as a user meets it (errors, stdin, FIFO, options, 100 MB RSS)
 count "perfdata command line (ASan build for the chunk-buffer checks)" python3 tests/tool_cli.py build/perfdata $B/cli build/asan/perfdata
+count "perf's command-line conventions; report's filters = perf report's (ASan build)" python3 tests/cli_conventions.py build/asan/perfdata
 
 # 4. differential tests against perf's own output
 count "dump = perf report -D on tests/data fixtures" python3 tests/dump_diff.py build/perfdata tests/data

@@ -5,6 +5,8 @@
    callchain (context markers switch between kernel and user symbols, as in
    perf), or the sample ip alone when there is no callchain. */
 #include "perfdata.h"
+#include "pd_filter.h"
+#include "pd_opts.h"
 #include "pd_state.h"
 #include "pd_sym.h"
 #include "pd_tool.h"
@@ -38,6 +40,11 @@ typedef struct collapse_ctx {
     int annotate_kernel;         /* --kernel: "_[k]" after kernel frames */
     int with_pid;                /* --pid: "comm-pid" as the root */
     int use_period;              /* --period: weigh by period, not samples */
+    pd_filter filter;
+    const char *event_name;      /* --event, or the first sample's event */
+    long event;                  /* its index; -1 until known */
+    int other_events;            /* samples of other events were left out */
+    uint64_t total;              /* what the folded samples add up to (--percent-limit) */
     char *buf;                   /* scratch text */
     size_t buflen;
     const char **key;            /* the stack being built */
@@ -223,20 +230,50 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
     }
     c->key[--nf] = root_text(c, comm, (int32_t)s->pid, (int32_t)s->tid);
     table_add(c, c->key + nf, c->capkey - nf, c->use_period ? s->period : 1);
+    c->total += c->use_period ? s->period : 1;
+}
+
+/* One event's samples, as stackcollapse-perf.pl folds them: --event's, or
+   else the first sample's; and the filters, which drop a sample when its
+   own address (the leaf) is in another object or symbol, as perf script
+   leaves out the samples perf marks filtered. */
+static int keep_sample(collapse_ctx *c, const perfdata_record *rec, const perfdata_sample *s) {
+    unsigned cpumode = rec->misc & PERFDATA_MISC_CPUMODE_MASK;
+    /* perf script leaves out guest samples when it keeps no guest machine */
+    if (cpumode == PERFDATA_MISC_GUEST_KERNEL || cpumode == PERFDATA_MISC_GUEST_USER) return 0;
+    if (c->event < 0 && c->event_name) { /* a pipe names its events as they come */
+        const char *e = pd_event_name(c->s, (size_t)s->event);
+        size_t n = strlen(c->event_name);
+        if (strcmp(e, c->event_name) != 0 && (strncmp(e, c->event_name, n) != 0 || e[n] != ':')) return 0;
+    }
+    if (c->event >= 0 && s->event != c->event) {
+        c->other_events = 1;
+        return 0;
+    }
+    if (c->filter.active) {
+        pd_thread *t = pd_state_thread(&c->st, (int32_t)s->pid, (int32_t)s->tid);
+        pd_resolved r;
+        const char *name = pd_state_comm(&c->st, t);
+        if (!pd_filter_sample(&c->filter, s)) return 0;
+        pd_sym_resolve(&c->sym, &c->st, t, cpumode, s->ip, &r);
+        if (!pd_filter_entry(&c->filter, name, (int32_t)s->pid, (int32_t)s->tid, r.dso, r.dso_path, r.sym)) return 0;
+    }
+    if (c->event < 0) c->event = s->event;
+    return 1;
 }
 
 static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     collapse_ctx *c = (collapse_ctx *)ctx;
     perfdata_sample s;
+    perfdata_error err;
     (void)name;
     if (rec->type != PERFDATA_RECORD_SAMPLE) {
         pd_state_update(&c->st, &c->s->file, rec);
         pd_sym_record(&c->sym, rec);
         return;
     }
-    perfdata_error err;
-    if (perfdata_decode_sample(&c->s->file, rec, &s, &err) == PERFDATA_OK) on_sample(c, rec, &s);
-    else pd_session_skip(c->s, rec, &err);
+    if (perfdata_decode_sample(&c->s->file, rec, &s, &err) != PERFDATA_OK) pd_session_skip(c->s, rec, &err);
+    else if (keep_sample(c, rec, &s)) on_sample(c, rec, &s);
 }
 
 typedef struct folded { char *text; uint64_t count; } folded;
@@ -265,37 +302,79 @@ static void print_stacks(collapse_ctx *c) {
         v[n++].count = e->count;
     }
     qsort(v, n, sizeof *v, by_text);
-    for (i = 0; i < n; i++) printf("%s %llu\n", v[i].text, (unsigned long long)v[i].count);
+    for (i = 0; i < n; i++)
+        if (pd_filter_percent(&c->filter, v[i].count, c->total)) printf("%s %llu\n", v[i].text, (unsigned long long)v[i].count);
     for (i = 0; i < n; i++) free(v[i].text);
     free(v);
+}
+
+enum { COLLAPSE_KERNEL = 1, COLLAPSE_WITH_PID, COLLAPSE_PERIOD, COLLAPSE_KALLSYMS, COLLAPSE_SYMFS, COLLAPSE_SYMDIR,
+       COLLAPSE_EVENT };
+
+static const pd_opt collapse_opts[] = {
+    {0, COLLAPSE_KERNEL, "kernel", NULL, "mark kernel frames with _[k]"},
+    {0, COLLAPSE_WITH_PID, "with-pid", NULL, "root each stack at comm-pid (stackcollapse-perf.pl's --pid)"},
+    {0, COLLAPSE_PERIOD, "period", NULL, "count periods instead of samples"},
+    {0, COLLAPSE_EVENT, "event", "NAME", "fold this event's samples (its name as perf prints it, with or without\n"
+     "                            the :modifiers); default: the first sample's event, as stackcollapse-perf.pl"},
+    {0, COLLAPSE_KALLSYMS, "kallsyms", "FILE", "kernel symbols (default /proc/kallsyms when recorded on this host)"},
+    {0, COLLAPSE_SYMFS, "symfs", "DIR", "look for binaries under DIR first"},
+    {0, COLLAPSE_SYMDIR, "symdir", "DIR", "any ELF below DIR with the recorded build id"},
+    {0, 0, NULL, NULL, NULL},
+};
+static const pd_opt *const collapse_tables[] = {collapse_opts, pd_filter_opts, NULL};
+const pd_command pd_collapse_command = {
+    "collapse", "folded stacks for flame graphs",
+    "  Folded stacks (comm;outer;...;inner count) for flamegraph.pl, inferno, speedscope, of one\n"
+    "  event. The filters drop a sample by its own address; --percent-limit leaves out stacks\n"
+    "  under N% of the folded total.\n", collapse_tables};
+
+typedef struct collapse_args { collapse_ctx *c; const char *kallsyms, *symfs, *symdir; } collapse_args;
+
+static int collapse_option(void *ctx, int id, const char *value) {
+    collapse_args *a = (collapse_args *)ctx;
+    switch (id) {
+    case COLLAPSE_KERNEL: a->c->annotate_kernel = 1; break;
+    case COLLAPSE_WITH_PID: a->c->with_pid = 1; break;
+    case COLLAPSE_PERIOD: a->c->use_period = 1; break;
+    case COLLAPSE_EVENT: a->c->event_name = value; break;
+    case COLLAPSE_KALLSYMS: a->kallsyms = value; break;
+    case COLLAPSE_SYMFS: a->symfs = value; break;
+    case COLLAPSE_SYMDIR: a->symdir = value; break;
+    default: return pd_filter_set(&a->c->filter, id, value, "collapse");
+    }
+    return 0;
+}
+
+/* --event NAME: the event perf names NAME, or NAME:modifiers. */
+static long find_event(pd_session *s, const char *name) {
+    size_t i, n = strlen(name);
+    for (i = 0; i < s->file.nr_events; i++) {
+        const char *e = pd_event_name(s, i);
+        if (!strcmp(e, name) || (!strncmp(e, name, n) && e[n] == ':')) return (long)i;
+    }
+    return -1;
 }
 
 int pd_cmd_collapse(int argc, char **argv) {
     static collapse_ctx c;
     pd_session s;
-    const char *path = NULL, *kallsyms = NULL, *symfs = NULL, *symdir = NULL;
+    const char *path = NULL, *kallsyms, *symfs, *symdir;
     size_t i;
     int rc;
-    for (i = 1; i < (size_t)argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--kernel")) c.annotate_kernel = 1;
-        else if (!strcmp(a, "--pid")) c.with_pid = 1;
-        else if (!strcmp(a, "--period")) c.use_period = 1;
-        else if (!strcmp(a, "--kallsyms") && i + 1 < (size_t)argc) kallsyms = argv[++i];
-        else if (!strcmp(a, "--symfs") && i + 1 < (size_t)argc) symfs = argv[++i];
-        else if (!strcmp(a, "--symdir") && i + 1 < (size_t)argc) symdir = argv[++i];
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            printf("usage: perfdata collapse [--kernel] [--pid] [--period] [--kallsyms F] [--symfs D] [--symdir D] FILE\n"
-                   "  Folded stacks (comm;outer;...;inner count) for flamegraph.pl, inferno, speedscope.\n"
-                   "  --kernel  mark kernel frames with _[k]\n"
-                   "  --pid     root each stack at comm-pid\n"
-                   "  --period  count periods instead of samples\n");
-            return 0;
-        } else if (!path) path = a;
-        else { fprintf(stderr, "perfdata collapse: unexpected argument '%s'\n", a); return 2; }
-    }
-    if (!path) { fprintf(stderr, "usage: perfdata collapse [options] FILE\n"); return 2; }
+    collapse_args args = {&c, NULL, NULL, NULL};
+    c.event = -1;
+    if ((rc = pd_opts_parse(&pd_collapse_command, argc, argv, collapse_option, &args, &path)) >= 0) return rc;
+    kallsyms = args.kallsyms; symfs = args.symfs; symdir = args.symdir;
     if (pd_session_open(&s, path) != 0) return 1;
+    if (pd_filter_prepare(&c.filter, &s.file, "collapse") != 0) { pd_session_close(&s); return PD_EXIT_ERROR; }
+    if (c.event_name && !(s.file.flags & PERFDATA_FILE_PIPE) && (c.event = find_event(&s, c.event_name)) < 0) {
+        fprintf(stderr, "perfdata collapse: no event named '%s'; the file has:", c.event_name);
+        for (i = 0; i < s.file.nr_events; i++) fprintf(stderr, " %s", pd_event_name(&s, i));
+        fprintf(stderr, "\n");
+        pd_session_close(&s);
+        return PD_EXIT_ERROR;
+    }
     c.s = &s;
     pd_state_init(&c.st);
     pd_sym_init(&c.sym, &s.file);
@@ -303,6 +382,15 @@ int pd_cmd_collapse(int argc, char **argv) {
     c.sym.search.symfs = symfs;
     c.sym.search.symdir = symdir;
     rc = pd_session_walk_ordered(&s, on_record, &c);
+    if (c.event_name && c.event < 0 && find_event(&s, c.event_name) < 0) { /* a pipe: known only now */
+        fprintf(stderr, "perfdata collapse: no event named '%s'; the file has:", c.event_name);
+        for (i = 0; i < s.file.nr_events; i++) fprintf(stderr, " %s", pd_event_name(&s, i));
+        fprintf(stderr, "\n");
+        rc = PD_EXIT_ERROR;
+    }
+    if (c.other_events && !c.event_name) /* stackcollapse-perf.pl says so too */
+        fprintf(stderr, "perfdata collapse: folding the samples of event %s only (--event NAME for another)\n",
+                pd_event_name(&s, (size_t)c.event));
     print_stacks(&c);
     if (c.dwarf_samples)
         fprintf(stderr, "perfdata: %s: %llu samples carry a user stack dump (--call-graph dwarf); it is not unwound, "
@@ -317,6 +405,7 @@ int pd_cmd_collapse(int argc, char **argv) {
     free(c.cache);
     pd_sym_free(&c.sym);
     pd_state_free(&c.st);
+    pd_filter_free(&c.filter);
     pd_session_close(&s);
     return rc;
 }

@@ -3,6 +3,7 @@
    without perf's symbol-state lines. Nothing is kept per record, so memory
    stays at the mapping whatever the file size. */
 #include "perfdata.h"
+#include "pd_opts.h"
 #include "pd_tool.h"
 #include "pd_regs.h"
 
@@ -627,33 +628,48 @@ static int parse_types(dump_ctx *d, const char *list) {
     return 0;
 }
 
+enum { DUMP_RAW = 1, DUMP_ORDERED, DUMP_NO_DECOMPRESS, DUMP_HEADER, DUMP_TYPE };
+
+static const pd_opt dump_opts[] = {
+    {0, DUMP_RAW, "raw", NULL, "add the hex bytes of each record"},
+    {0, DUMP_HEADER, "header", NULL, "print the file header and events first"},
+    {0, DUMP_ORDERED, "ordered", NULL, "in the order perf delivers them (time order per round)"},
+    {0, DUMP_NO_DECOMPRESS, "no-decompress", NULL, "show COMPRESSED records as they are, not their contents"},
+    {0, DUMP_TYPE, "type", "T1,T2,...", "only these record types (names like SAMPLE,MMAP2 or numbers)"},
+    {0, 0, NULL, NULL, NULL},
+};
+static const pd_opt *const dump_tables[] = {dump_opts, NULL};
+const pd_command pd_dump_command = {
+    "dump", "every record, as `perf report -D` prints it",
+    "  Prints every record in file order as `perf report -D` does.\n", dump_tables};
+
+typedef struct dump_args { dump_ctx *d; int ordered, no_decompress; } dump_args;
+
+static int dump_option(void *ctx, int id, const char *value) {
+    dump_args *a = (dump_args *)ctx;
+    switch (id) {
+    case DUMP_RAW: a->d->raw = 1; break;
+    case DUMP_ORDERED: a->ordered = 1; break;
+    case DUMP_NO_DECOMPRESS: a->no_decompress = 1; break;
+    case DUMP_HEADER: a->d->show_header = 1; break;
+    case DUMP_TYPE: return parse_types(a->d, value);
+    }
+    return 0;
+}
+
 int pd_cmd_dump(int argc, char **argv) {
     dump_ctx d;
     pd_session s;
     const char *path = NULL;
-    int i, rc, ordered = 0, no_decompress = 0;
+    int rc, ordered, no_decompress;
+    dump_args args;
     memset(&d, 0, sizeof d);
     init_digit_pairs();
-    for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--raw")) d.raw = 1;
-        else if (!strcmp(argv[i], "--ordered")) ordered = 1;
-        else if (!strcmp(argv[i], "--no-decompress")) no_decompress = 1;
-        else if (!strcmp(argv[i], "--header")) d.show_header = 1;
-        else if (!strcmp(argv[i], "--type") && i + 1 < argc) { if (parse_types(&d, argv[++i])) return 2; }
-        else if (!strncmp(argv[i], "--type=", 7)) { if (parse_types(&d, argv[i] + 7)) return 2; }
-        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: perfdata dump [--raw] [--header] [--ordered] [--type T1,T2,...] FILE\n"
-                   "  Prints every record in file order as `perf report -D` does.\n"
-                   "  --ordered in the order perf delivers them (time order per round)\n"
-                   "  --no-decompress  show COMPRESSED records as they are, not their contents\n"
-                   "  --raw     add the hex bytes of each record\n"
-                   "  --header  print the file header and events first\n"
-                   "  --type    only these record types (names like SAMPLE,MMAP2 or numbers)\n");
-            return 0;
-        } else if (!path) path = argv[i];
-        else { fprintf(stderr, "perfdata dump: unexpected argument '%s'\n", argv[i]); return 2; }
-    }
-    if (!path) { fprintf(stderr, "usage: perfdata dump [--raw] [--header] [--type T,...] FILE\n"); return 2; }
+    args.d = &d;
+    args.ordered = args.no_decompress = 0;
+    if ((rc = pd_opts_parse(&pd_dump_command, argc, argv, dump_option, &args, &path)) >= 0) return rc;
+    ordered = args.ordered;
+    no_decompress = args.no_decompress;
     if (pd_session_open(&s, path) != 0) return 1;
     d.s = &s;
     d.f = &s.file;

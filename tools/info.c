@@ -8,6 +8,7 @@
 #define _FILE_OFFSET_BITS 64
 #endif
 #include "perfdata.h"
+#include "pd_opts.h"
 #include "pd_tool.h"
 
 #include <stdio.h>
@@ -500,6 +501,23 @@ static void walk_pipe_features(void *ctx, const perfdata_record *rec, const char
     print_feature(c, (unsigned)hf.feat_id, hf.data);
 }
 
+enum { INFO_EVENTS = 1 };
+
+static const pd_opt info_opts[] = {
+    {0, INFO_EVENTS, "events", NULL, "print the parsed file header and events instead"},
+    {0, 0, NULL, NULL, NULL},
+};
+static const pd_opt *const info_tables[] = {info_opts, NULL};
+const pd_command pd_info_command = {
+    "info", "the header and feature sections, as `perf report --header-only -I`",
+    "  Prints the header and every feature as `perf report --header-only -I` does.\n", info_tables};
+
+static int info_option(void *ctx, int id, const char *value) {
+    (void)value;
+    if (id == INFO_EVENTS) *(int *)ctx = 1;
+    return 0;
+}
+
 int pd_cmd_info(int argc, char **argv) {
     static info_ctx c;
     pd_session s;
@@ -507,21 +525,11 @@ int pd_cmd_info(int argc, char **argv) {
     struct stat st;
     time_t mtime = 0;
     unsigned feat;
-    int i, show_header = 0;
+    int rc, show_header = 0;
     const char *path = NULL;
-    for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--events")) show_header = 1;
-        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: perfdata info [--events] FILE\n"
-                   "  Prints the header and every feature as `perf report --header-only -I` does.\n"
-                   "  --events  print the parsed file header and events instead\n");
-            return 0;
-        } else path = argv[i];
-    }
-    if (!path) { fprintf(stderr, "usage: perfdata info [--events] FILE\n"); return 2; }
+    if ((rc = pd_opts_parse(&pd_info_command, argc, argv, info_option, &show_header, &path)) >= 0) return rc;
     if (pd_session_open(&s, path) != 0) return 1;
     if (show_header) {
-        int rc;
         pd_print_header(&s);
         rc = pd_session_finish(&s, PD_EXIT_OK);
         pd_session_close(&s);
@@ -536,10 +544,10 @@ int pd_cmd_info(int argc, char **argv) {
     printf("# header version : 1\n");
     if (f->flags & PERFDATA_FILE_PIPE) {
         printf("# data offset    : 0\n# data size      : 0\n# feat offset    : 0\n# ========\n#\n");
-        i = pd_session_walk(&s, walk_pipe_features, &c);
-        i = pd_session_finish(&s, i);
+        rc = pd_session_walk(&s, walk_pipe_features, &c);
+        rc = pd_session_finish(&s, rc);
         pd_session_close(&s);
-        return i;
+        return rc;
     }
     printf("# data offset    : %llu\n# data size      : %llu\n# feat offset    : %llu\n", (U64)f->data.offset,
            (U64)f->data.size, (U64)f->data.offset + f->data.size);
@@ -568,7 +576,7 @@ int pd_cmd_info(int argc, char **argv) {
     for (feat = 1; feat < 32; feat++)
         if (!perfdata_has_feature(f, feat)) printf("%s ", perfdata_feature_name(feat));
     printf("\n# ========\n#\n");
-    i = pd_session_finish(&s, PD_EXIT_OK);
+    rc = pd_session_finish(&s, PD_EXIT_OK);
     pd_session_close(&s);
-    return i;
+    return rc;
 }

@@ -532,12 +532,7 @@ static uint64_t plt_entry_size(const pd_elf *e, size_t plt, uint64_t *header) {
     }
 }
 
-typedef struct plt_rel { uint64_t got; uint64_t sym; } plt_rel;
-
-static int cmp_rel(const void *a, const void *b) {
-    const plt_rel *x = (const plt_rel *)a, *y = (const plt_rel *)b;
-    return x->got < y->got ? -1 : x->got > y->got;
-}
+typedef struct plt_rel { uint64_t sym; } plt_rel;
 
 /* perf's dso__synthesize_plt_symbols, for the runtime binary: one symbol
    per PLT relocation, named after the .dynsym symbol it binds. Nothing
@@ -580,11 +575,9 @@ static void synthesize_plt(pd_elf *e) {
     for (i = 0; i < nr; i++) {
         view r = entry_at(relv, i, (unsigned)entsz);
         uint64_t info = field(e, r, e->L->word, e->L->word);
-        rels[i].got = field(e, r, 0, e->L->word);
         rels[i].sym = e->L->word == 8 ? info >> 32 : info >> 8;
     }
-    /* x86 puts IFUNC relocations out of .plt order: by GOT slot, as perf */
-    if (e->info.machine == PD_ELF_EM_386 || e->info.machine == PD_ELF_EM_X86_64) qsort(rels, nr, sizeof *rels, cmp_rel);
+    /* in relocation order, as perf 6.1 (later perfs sort x86's by GOT slot) */
     for (i = 0; i < nr; i++) {
         view sym;
         const char *name = sub(symv, rels[i].sym * e->L->sym_size, e->L->sym_size, &sym)

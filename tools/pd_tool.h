@@ -6,6 +6,7 @@
 
 #include "perfdata.h"
 #include "pd_file.h"
+#include "pd_opts.h"
 
 /* Records inside COMPRESSED/COMPRESSED2 chunks, by perfdata_inflate and the
    header's zstd decoder. An ordered walk keeps every decompressed block
@@ -45,10 +46,9 @@ typedef struct pd_session {
     int partial;                    /* part of the input was not read or not used */
 } pd_session;
 
-/* The exit status of every command. PARTIAL: the output covers what was
-   read, and stderr says what was not (where the input stopped, how many
-   records were skipped). */
-enum { PD_EXIT_OK = 0, PD_EXIT_ERROR = 1, PD_EXIT_USAGE = 2, PD_EXIT_PARTIAL = 3 };
+/* Exit statuses: PD_EXIT_* of pd_opts.h. PARTIAL: the output covers what
+   was read, and stderr says what was not (where the input stopped, how
+   many records were skipped). */
 
 typedef void (*pd_record_fn)(void *ctx, const perfdata_record *rec, const char *file_name);
 
@@ -81,6 +81,11 @@ int pd_session_finish(pd_session *s, int rc);
 /* The same check of standard output for commands without a session. */
 int pd_output_status(int rc);
 
+/* Each subcommand: its options (pd_opts) and its entry point, given argv
+   from the subcommand's name on; returns a PD_EXIT_ status. */
+struct pd_command;
+extern const struct pd_command pd_dump_command, pd_info_command, pd_report_command, pd_collapse_command,
+    pd_stat_command;
 int pd_cmd_dump(int argc, char **argv);
 int pd_cmd_info(int argc, char **argv);
 int pd_cmd_report(int argc, char **argv);

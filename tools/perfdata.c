@@ -1,30 +1,44 @@
 /* perfdata - read perf.data files without perf. */
+#include "pd_opts.h"
 #include "pd_tool.h"
 
 #include <stdio.h>
 #include <string.h>
 
+static const struct {
+    const pd_command *cmd;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {&pd_dump_command, pd_cmd_dump},
+    {&pd_info_command, pd_cmd_info},
+    {&pd_report_command, pd_cmd_report},
+    {&pd_collapse_command, pd_cmd_collapse},
+    {&pd_stat_command, pd_cmd_stat},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* Every option of every subcommand, from the same tables their own usage
+   is printed from. */
 static int usage(FILE *to) {
-    fprintf(to, "usage: perfdata COMMAND [OPTIONS] FILE\n"
-                "commands:\n"
-                "  dump    every record, as `perf report -D` prints it\n"
-                "  info    the header and feature sections, as `perf report --header-only -I`\n"
-                "  report  the flat profile of `perf report --stdio`, with symbols\n"
-                "  collapse folded stacks for flame graphs\n"
-                "  stat    decode everything; record counts as `perf report --stats`\n"
-                "  version print the library version\n"
-                "FILE may be '-' for a pipe-mode stream on standard input, or a\n"
-                "`perf record --threads` directory.\n");
-    return to == stderr ? 2 : 0;
+    size_t i;
+    fprintf(to, "usage: perfdata COMMAND [OPTIONS] [FILE]\ncommands:\n");
+    for (i = 0; i < NCOMMANDS; i++) {
+        fprintf(to, "  %-9s%s\n           ", commands[i].cmd->name, commands[i].cmd->summary);
+        pd_opts_synopsis(commands[i].cmd, to, 11, 100);
+    }
+    fprintf(to, "  version  print the library version\n"
+                "Every command reads FILE, or -i FILE, --input FILE; without one ./perf.data (standard\n"
+                "input when it is a pipe). FILE may be '-' for a pipe-mode stream on standard input, or a\n"
+                "`perf record --threads` directory. `perfdata COMMAND --help` describes the options.\n"
+                "Exit status: 0 done, 1 error, 2 usage error, 3 partial (the input ended early or is damaged).\n");
+    return to == stderr ? PD_EXIT_USAGE : PD_EXIT_OK;
 }
 
 int main(int argc, char **argv) {
+    size_t i;
     if (argc < 2) return usage(stderr);
-    if (!strcmp(argv[1], "dump")) return pd_cmd_dump(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "info")) return pd_cmd_info(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "report")) return pd_cmd_report(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "collapse")) return pd_cmd_collapse(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "stat")) return pd_cmd_stat(argc - 1, argv + 1);
+    for (i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(argv[1], commands[i].cmd->name)) return commands[i].run(argc - 1, argv + 1);
     if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
         printf("perfdata %s\n", PERFDATA_VERSION_STRING);
         return 0;

@@ -3,6 +3,8 @@
    sym), built from the records in perf's delivery order with the process
    state of pd_state and the symbols of pd_sym. */
 #include "perfdata.h"
+#include "pd_filter.h"
+#include "pd_opts.h"
 #include "pd_state.h"
 #include "pd_sym.h"
 #include "pd_tool.h"
@@ -31,6 +33,7 @@ typedef struct entry {
     char level;                     /* perf's [k], [.], ... */
     uint64_t period, samples;
     int used;
+    int hidden;                     /* by --comm, --pid, --tid, --dso, --sym: its first sample's */
 } entry;
 
 typedef struct report_ctx {
@@ -48,6 +51,7 @@ typedef struct report_ctx {
     uint64_t type_count[128], type_bytes[128];
     struct proc_row *procs;         /* --csv: one row per process */
     size_t nprocs, capprocs;
+    pd_filter filter;
 } report_ctx;
 
 /* processes.csv: what happened to each process. */
@@ -198,9 +202,9 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
         pd_session_skip(r->s, rec, &err);
         return;
     }
+    if (r->filter.active && !pd_filter_sample(&r->filter, &s)) return;
     t = pd_state_thread(&r->st, (int32_t)s.pid, (int32_t)s.tid);
     pd_sym_resolve(&r->sym, &r->st, t, rec->misc & PERFDATA_MISC_CPUMODE_MASK, s.ip, &res);
-    if (res.guest) return; /* perf filters guest samples out without a guest machine */
     memset(&e, 0, sizeof e);
     e.event = s.event;
     e.comm = pd_state_comm(&r->st, t);
@@ -216,6 +220,10 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     /* perf counts the attr's fixed period for events that do not sample it */
     e.period = (s.sample_type & PERFDATA_SAMPLE_PERIOD) ? s.period : r->s->file.events[s.event].attr.sample_period;
     e.samples = 1;
+    /* perf keeps no guest machine unless asked to: guest samples count in
+       the totals, but their rows are filtered out, as --comm's and --dso's */
+    e.hidden = res.guest ||
+               (r->filter.active && !pd_filter_entry(&r->filter, e.comm, e.pid, (int32_t)s.tid, res.dso, res.dso_path, res.sym));
     add(r, &e);
     if (r->overview) {
         proc_row *p = proc_of(r, (int32_t)s.pid);
@@ -288,12 +296,13 @@ static void column_widths(report_ctx *r, size_t ev, entry **sorted, size_t n, si
     for (i = 0; i < n; i++) {
         const entry *e = sorted[i];
         size_t len;
-        if ((size_t)e->event != ev) continue;
+        if ((size_t)e->event != ev || e->hidden) continue; /* filtered rows do not size columns */
         if ((len = strlen(thread_comm(r, e))) > comm) comm = len;
         if ((len = strlen(e->dso)) > width[KEY_DSO]) width[KEY_DSO] = len;
         sym_text(e, buf, sizeof buf);
         if ((len = strlen(buf)) > width[KEY_SYM]) width[KEY_SYM] = len;
-        if (!e->sym && width[KEY_DSO] < 16) width[KEY_DSO] = 16;
+        /* hists__set_unres_dso_col_len, which --dso turns off */
+        if (!e->sym && !r->filter.dso.n && width[KEY_DSO] < 16) width[KEY_DSO] = 16;
     }
     if (comm > width[KEY_COMM]) width[KEY_COMM] = comm;
     if (comm && comm + 8 > width[KEY_PID]) width[KEY_PID] = comm + 8;
@@ -306,8 +315,9 @@ static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n
     uint64_t total = r->ev_period[ev], samples;
     char unit, name[256], buf[1024];
     convert_unit(r->ev_samples[ev], &samples, &unit);
-    printf("# Samples: %llu%c of event '%s'\n", (unsigned long long)samples, unit,
-           perfdata_event_name(&r->s->file, ev, name, sizeof name));
+    printf("# Samples: %llu%c of event '%s'%s%s%s\n", (unsigned long long)samples, unit,
+           perfdata_event_name(&r->s->file, ev, name, sizeof name), r->filter.time_spec ? " (time slices: " : "",
+           r->filter.time_spec ? r->filter.time_spec : "", r->filter.time_spec ? ")" : "");
     printf("# Event count (approx.): %llu\n#\n", (unsigned long long)total);
     column_widths(r, ev, sorted, n, width);
     printf("# Overhead%s", r->show_samples ? "       Samples" : "");
@@ -320,7 +330,7 @@ static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n
     printf("\n#\n");
     for (i = 0; i < n; i++) {
         entry *e = sorted[i];
-        if ((size_t)e->event != ev) continue;
+        if ((size_t)e->event != ev || e->hidden || !pd_filter_percent(&r->filter, e->period, total)) continue;
         printf("  %7.2f%%", total ? 100.0 * (double)e->period / (double)total : 0.0);
         if (r->show_samples) printf("  %12llu", (unsigned long long)e->samples);
         for (k = 0; k < r->nkeys; k++) {
@@ -368,6 +378,28 @@ static int csv_close(FILE *fp, const char *dir, const char *name) {
     return 0;
 }
 
+/* sort__setup_elide: a --comm, --dso or --sym list of one name leaves its
+   column out of the output and says so ("# dso: NAME"), unless every
+   column would go. */
+static void elide_keys(report_ctx *r, char *lines, size_t len) {
+    static const char *const labels[KEY_MAX] = {"comm", NULL, "dso", "symbol"};
+    int k, kept = 0, keys[KEY_MAX], n = 0;
+    size_t at = 0;
+    lines[0] = 0;
+    for (k = 0; k < r->nkeys; k++) {
+        const char *label = labels[r->keys[k]], *v = label ? pd_filter_elided(&r->filter, label) : NULL;
+        if (v && at < len) at += (size_t)snprintf(lines + at, len - at, "# %s: %s\n", label, v);
+        else kept++;
+    }
+    if (!kept) return;
+    for (k = 0; k < r->nkeys; k++) {
+        const char *label = labels[r->keys[k]];
+        if (!label || !pd_filter_elided(&r->filter, label)) keys[n++] = r->keys[k];
+    }
+    memcpy(r->keys, keys, sizeof keys);
+    r->nkeys = n;
+}
+
 static FILE *csv_open(const char *dir, const char *name) {
     char path[4096];
     FILE *fp;
@@ -413,6 +445,7 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
         entry *e = sorted[i];
         char sym[64], name[256];
         uint64_t total = (size_t)e->event < r->nev ? r->ev_period[e->event] : 0;
+        if (e->hidden || !pd_filter_percent(&r->filter, e->period, total)) continue;
         csv_string(fp, perfdata_event_name(&r->s->file, (size_t)e->event, name, sizeof name));
         fputc(',', fp);
         if (e->sym) csv_string(fp, e->sym);
@@ -428,38 +461,61 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
     return 0;
 }
 
+enum { REPORT_SORT = 1, REPORT_KALLSYMS, REPORT_SYMFS, REPORT_SYMDIR, REPORT_NR_SAMPLES, REPORT_CSV, REPORT_VERBOSE,
+       REPORT_STDIO, REPORT_NO_CHILDREN };
+
+static const pd_opt report_opts[] = {
+    {'s', REPORT_SORT, "sort", "KEYS", "comma-separated from comm, pid, dso, sym (default comm,dso,sym)"},
+    {'n', REPORT_NR_SAMPLES, "show-nr-samples", NULL, "add the sample count"},
+    {0, REPORT_KALLSYMS, "kallsyms", "FILE", "kernel symbols (default /proc/kallsyms when recorded on this host)"},
+    {0, REPORT_SYMFS, "symfs", "DIR", "look for binaries under DIR first"},
+    {0, REPORT_SYMDIR, "symdir", "DIR", "any ELF below DIR with the recorded build id"},
+    {0, REPORT_CSV, "csv", "DIR", "also write stat.csv, overview.csv, processes.csv, results.csv in DIR (created if missing)"},
+    {0, REPORT_STDIO, "stdio", NULL, "accepted, as perf's: the output is always perf's --stdio text"},
+    {0, REPORT_NO_CHILDREN, "no-children", NULL, "accepted, as perf's: the profile is always the Self view"},
+    {'v', REPORT_VERBOSE, "verbose", NULL, "say which binaries and symbol tables were used"},
+    {0, 0, NULL, NULL, NULL},
+};
+static const pd_opt *const report_tables[] = {report_opts, pd_filter_opts, NULL};
+const pd_command pd_report_command = {
+    "report", "the flat profile of `perf report --stdio`, with symbols",
+    "  The flat profile of `perf report --stdio --no-children`: overhead by period per event.\n"
+    "  As in perf, --comm, --pid, --tid, --dso and --sym hide entries (the percentages stay\n"
+    "  of the whole event), --cpu and --time drop samples (the totals change).\n", report_tables};
+
+typedef struct report_args { report_ctx *r; const char *sort, *kallsyms, *symfs, *symdir; int verbose; } report_args;
+
+static int report_option(void *ctx, int id, const char *value) {
+    report_args *a = (report_args *)ctx;
+    switch (id) {
+    case REPORT_SORT: a->sort = value; break;
+    case REPORT_KALLSYMS: a->kallsyms = value; break;
+    case REPORT_SYMFS: a->symfs = value; break;
+    case REPORT_SYMDIR: a->symdir = value; break;
+    case REPORT_NR_SAMPLES: a->r->show_samples = 1; break;
+    case REPORT_CSV: a->r->csv_dir = value; break;
+    case REPORT_VERBOSE: a->verbose = 1; break;
+    case REPORT_STDIO: case REPORT_NO_CHILDREN: break;
+    default: return pd_filter_set(&a->r->filter, id, value, "report");
+    }
+    return 0;
+}
+
 int pd_cmd_report(int argc, char **argv) {
     static report_ctx r;
     pd_session s;
-    const char *path = NULL, *sort = "comm,dso,sym", *kallsyms = NULL, *symfs = NULL, *symdir = NULL;
+    const char *path = NULL, *sort, *kallsyms, *symfs, *symdir;
     entry **sorted;
     size_t i, n = 0, ev;
-    int rc, verbose = 0;
-    for (i = 1; i < (size_t)argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--sort") && i + 1 < (size_t)argc) sort = argv[++i];
-        else if (!strncmp(a, "--sort=", 7)) sort = a + 7;
-        else if (!strcmp(a, "--kallsyms") && i + 1 < (size_t)argc) kallsyms = argv[++i];
-        else if (!strcmp(a, "--symfs") && i + 1 < (size_t)argc) symfs = argv[++i];
-        else if (!strcmp(a, "--symdir") && i + 1 < (size_t)argc) symdir = argv[++i];
-        else if (!strcmp(a, "-n") || !strcmp(a, "--show-nr-samples")) r.show_samples = 1;
-        else if (!strcmp(a, "--csv") && i + 1 < (size_t)argc) r.csv_dir = argv[++i];
-        else if (!strcmp(a, "-v")) verbose = 1;
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            printf("usage: perfdata report [--sort KEYS] [-n] [--kallsyms FILE] [--symfs DIR] [--symdir DIR] FILE\n"
-                   "  The flat profile of `perf report --stdio`: overhead by period per event.\n"
-                   "  --sort KEYS   comma-separated from comm, pid, dso, sym (default comm,dso,sym)\n"
-                   "  -n            add the sample count\n"
-                   "  --kallsyms F  kernel symbols (default /proc/kallsyms when recorded on this host)\n"
-                   "  --symfs DIR   look for binaries under DIR first\n"
-                   "  --symdir DIR  any ELF below DIR with the recorded build id\n"
-                   "  --csv DIR     also write stat.csv, overview.csv, processes.csv, results.csv\n");
-            return 0;
-        } else if (!path) path = a;
-        else { fprintf(stderr, "perfdata report: unexpected argument '%s'\n", a); return 2; }
-    }
-    if (!path || parse_sort(&r, sort)) { fprintf(stderr, "usage: perfdata report [options] FILE\n"); return 2; }
+    int rc, verbose;
+    char elided[1024];
+    report_args args = {&r, "comm,dso,sym", NULL, NULL, NULL, 0};
+    if ((rc = pd_opts_parse(&pd_report_command, argc, argv, report_option, &args, &path)) >= 0) return rc;
+    sort = args.sort; kallsyms = args.kallsyms; symfs = args.symfs; symdir = args.symdir; verbose = args.verbose;
+    if (parse_sort(&r, sort)) { pd_opts_usage(&pd_report_command, stderr); return PD_EXIT_USAGE; }
+    if (r.csv_dir && pd_make_dir(r.csv_dir, "report") != 0) return PD_EXIT_ERROR;
     if (pd_session_open(&s, path) != 0) return 1;
+    if (pd_filter_prepare(&r.filter, &s.file, "report") != 0) { pd_session_close(&s); return PD_EXIT_ERROR; }
     r.s = &s;
     pd_state_init(&r.st);
     pd_sym_init(&r.sym, &s.file);
@@ -484,11 +540,16 @@ int pd_cmd_report(int argc, char **argv) {
     memcpy(g_keys, r.keys, sizeof g_keys);
     g_nkeys = r.nkeys;
     qsort(sorted, n, sizeof(entry *), by_period);
-    printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-    printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)r.lost_samples);
-    for (ev = 0; ev < s.file.nr_events && ev < r.nev; ev++)
-        if (r.ev_samples[ev]) print_event_table(&r, ev, sorted, n);
-    printf("#\n#\n"); /* perf puts a random tip between these two lines */
+    elide_keys(&r, elided, sizeof elided); /* after the grouping and sorting, which keep every key */
+    printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n%s", elided);
+    if (!n) /* perf says so when no sample was kept, and prints no table */
+        fprintf(stderr, "perfdata report: %s has no samples%s\n", path, r.filter.active ? " (after the filters)" : "");
+    else {
+        printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)r.lost_samples);
+        for (ev = 0; ev < s.file.nr_events && ev < r.nev; ev++)
+            if (r.ev_samples[ev]) print_event_table(&r, ev, sorted, n);
+        printf("#\n#\n"); /* perf puts a random tip between these two lines */
+    }
     if (r.csv_dir && csv_write(&r, sorted, n)) rc = PD_EXIT_ERROR;
     rc = pd_session_finish(&s, rc);
     free(sorted);
@@ -498,6 +559,7 @@ int pd_cmd_report(int argc, char **argv) {
     free(r.ev_samples);
     pd_sym_free(&r.sym);
     pd_state_free(&r.st);
+    pd_filter_free(&r.filter);
     pd_session_close(&s);
     return rc;
 }

@@ -4,6 +4,7 @@
    samples per event -- followed by bytes per type, lost events and the time
    span. It is the library's throughput in one command. */
 #include "perfdata.h"
+#include "pd_opts.h"
 #include "pd_tool.h"
 
 #include <stdio.h>
@@ -152,25 +153,38 @@ static int write_csv(stat_ctx *c, const char *dir) {
     return 0;
 }
 
+enum { STAT_CSV = 1, STAT_TABLE_ONLY };
+
+static const pd_opt stat_opts[] = {
+    {0, STAT_CSV, "csv", "DIR", "also write DIR/stat.csv (DIR is created if missing)"},
+    {0, STAT_TABLE_ONLY, "table-only", NULL, "only perf's table"},
+    {0, 0, NULL, NULL, NULL},
+};
+static const pd_opt *const stat_tables[] = {stat_opts, NULL};
+const pd_command pd_stat_command = {
+    "stat", "decode everything; record counts as `perf report --stats`",
+    "  Decodes every record and sample field; prints perf's `report --stats` table,\n"
+    "  then bytes per record type, lost events and the time span.\n", stat_tables};
+
+typedef struct stat_args { const char *csv; int quiet; } stat_args;
+
+static int stat_option(void *ctx, int id, const char *value) {
+    stat_args *a = (stat_args *)ctx;
+    if (id == STAT_CSV) a->csv = value;
+    else if (id == STAT_TABLE_ONLY) a->quiet = 1;
+    return 0;
+}
+
 int pd_cmd_stat(int argc, char **argv) {
     static stat_ctx c;
     pd_session s;
-    const char *path = NULL, *csv = NULL;
-    int i, rc, quiet = 0;
-    for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
-        else if (!strcmp(argv[i], "--table-only")) quiet = 1;
-        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: perfdata stat [--csv DIR] [--table-only] FILE\n"
-                   "  Decodes every record and sample field; prints perf's `report --stats` table,\n"
-                   "  then bytes per record type, lost events and the time span.\n"
-                   "  --csv DIR     also write DIR/stat.csv\n"
-                   "  --table-only  only perf's table\n");
-            return 0;
-        } else if (!path) path = argv[i];
-        else { fprintf(stderr, "perfdata stat: unexpected argument '%s'\n", argv[i]); return 2; }
-    }
-    if (!path) { fprintf(stderr, "usage: perfdata stat [--csv DIR] FILE\n"); return 2; }
+    const char *path = NULL, *csv;
+    int rc, quiet;
+    stat_args args = {NULL, 0};
+    if ((rc = pd_opts_parse(&pd_stat_command, argc, argv, stat_option, &args, &path)) >= 0) return rc;
+    csv = args.csv;
+    quiet = args.quiet;
+    if (csv && pd_make_dir(csv, "stat") != 0) return PD_EXIT_ERROR;
     if (pd_session_open(&s, path) != 0) return 1;
     c.nev = s.file.cap_events ? s.file.cap_events : 1;
     c.ev_samples = calloc(c.nev, sizeof *c.ev_samples);

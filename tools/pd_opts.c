@@ -1,0 +1,213 @@
+/* pd_opts.c - perf's command-line conventions for every subcommand. */
+#include "pd_opts.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { OPT_INPUT = -100, OPT_HELP };
+
+static const pd_opt common[] = {
+    {'i', OPT_INPUT, "input", "FILE", "the profile (default ./perf.data; '-' is standard input)"},
+    {'h', OPT_HELP, "help", NULL, "this help"},
+    {0, 0, NULL, NULL, NULL},
+};
+
+static const pd_opt *find_long(const pd_command *cmd, const char *name, size_t len) {
+    const pd_opt *const *t;
+    const pd_opt *o;
+    for (o = common; o->long_name; o++)
+        if (strlen(o->long_name) == len && !strncmp(o->long_name, name, len)) return o;
+    for (t = cmd->tables; t && *t; t++)
+        for (o = *t; o->long_name; o++)
+            if (strlen(o->long_name) == len && !strncmp(o->long_name, name, len)) return o;
+    return NULL;
+}
+
+static const pd_opt *find_short(const pd_command *cmd, char c) {
+    const pd_opt *const *t;
+    const pd_opt *o;
+    for (o = common; o->long_name; o++)
+        if (o->short_name == c) return o;
+    for (t = cmd->tables; t && *t; t++)
+        for (o = *t; o->long_name; o++)
+            if (o->short_name == c) return o;
+    return NULL;
+}
+
+static int usage_error(const pd_command *cmd) {
+    pd_opts_usage(cmd, stderr);
+    return PD_EXIT_USAGE;
+}
+
+/* One option with its value (NULL for a flag): the input, help, or the
+   subcommand's handler. Returns -1 to go on, else the exit status. */
+static int take(const pd_command *cmd, const pd_opt *o, const char *value, pd_opt_handler fn, void *ctx,
+                const char **input, int *have_input) {
+    if (o->id == OPT_HELP) {
+        pd_opts_usage(cmd, stdout);
+        return PD_EXIT_OK;
+    }
+    if (o->id == OPT_INPUT) {
+        if (*have_input) {
+            fprintf(stderr, "perfdata %s: more than one input ('%s' and '%s')\n", cmd->name, *input, value);
+            return usage_error(cmd);
+        }
+        *input = value;
+        *have_input = 1;
+        return -1;
+    }
+    if (fn(ctx, o->id, value) != 0) return usage_error(cmd);
+    return -1;
+}
+
+int pd_opts_parse(const pd_command *cmd, int argc, char **argv, pd_opt_handler fn, void *ctx, const char **input) {
+    int i, have_input = 0, options_end = 0, rc;
+    struct stat st;
+    *input = NULL;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (options_end || a[0] != '-' || !a[1]) { /* a bare argument; "-" is standard input */
+            if (have_input) {
+                fprintf(stderr, "perfdata %s: more than one input ('%s' and '%s')\n", cmd->name, *input, a);
+                return usage_error(cmd);
+            }
+            *input = a;
+            have_input = 1;
+        } else if (a[1] == '-' && !a[2]) {
+            options_end = 1;
+        } else if (a[1] == '-') {
+            const char *name = a + 2, *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            const pd_opt *o = find_long(cmd, name, len);
+            const char *value = eq ? eq + 1 : NULL;
+            if (!o) {
+                fprintf(stderr, "perfdata %s: unknown option '--%.*s'\n", cmd->name, (int)len, name);
+                return usage_error(cmd);
+            }
+            if (!o->arg && value) {
+                fprintf(stderr, "perfdata %s: option '--%s' takes no value\n", cmd->name, o->long_name);
+                return usage_error(cmd);
+            }
+            if (o->arg && !value) {
+                if (i + 1 >= argc) {
+                    fprintf(stderr, "perfdata %s: option '--%s' needs a value (%s)\n", cmd->name, o->long_name, o->arg);
+                    return usage_error(cmd);
+                }
+                value = argv[++i];
+            }
+            if ((rc = take(cmd, o, value, fn, ctx, input, &have_input)) >= 0) return rc;
+        } else {
+            const char *p;
+            for (p = a + 1; *p; p++) { /* grouped short options: -nv, -iFILE, -i FILE */
+                const pd_opt *o = find_short(cmd, *p);
+                const char *value = NULL;
+                if (!o) {
+                    fprintf(stderr, "perfdata %s: unknown option '-%c'\n", cmd->name, *p);
+                    return usage_error(cmd);
+                }
+                if (o->arg) {
+                    if (p[1]) value = p + 1;
+                    else if (i + 1 < argc) value = argv[++i];
+                    else {
+                        fprintf(stderr, "perfdata %s: option '-%c' needs a value (%s)\n", cmd->name, *p, o->arg);
+                        return usage_error(cmd);
+                    }
+                }
+                if ((rc = take(cmd, o, value, fn, ctx, input, &have_input)) >= 0) return rc;
+                if (value) break;
+            }
+        }
+    }
+    if (!have_input) /* as perf: a pipe on standard input, else ./perf.data */
+        *input = fstat(STDIN_FILENO, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+    return -1;
+}
+
+static void opt_text(const pd_opt *o, char *buf, size_t len) {
+    if (o->arg) snprintf(buf, len, "[--%s %s]", o->long_name, o->arg);
+    else if (o->short_name && strlen(o->long_name) > 3) snprintf(buf, len, "[--%s]", o->long_name);
+    else if (o->short_name) snprintf(buf, len, "[-%c]", o->short_name);
+    else snprintf(buf, len, "[--%s]", o->long_name);
+}
+
+void pd_opts_synopsis(const pd_command *cmd, FILE *to, int indent, int width) {
+    const pd_opt *const *t;
+    const pd_opt *o;
+    char buf[128];
+    int col = indent;
+    for (t = cmd->tables; t && *t; t++)
+        for (o = *t; o->long_name; o++) {
+            int n;
+            if (!o->help) continue;
+            opt_text(o, buf, sizeof buf);
+            n = (int)strlen(buf);
+            if (col > indent && col + 1 + n > width) { fprintf(to, "\n%*s", indent, ""); col = indent; }
+            if (col > indent) { fputc(' ', to); col++; }
+            fputs(buf, to);
+            col += n;
+        }
+    if (col > indent && col + 7 > width) { fprintf(to, "\n%*s", indent, ""); col = indent; }
+    fprintf(to, "%s[FILE]\n", col > indent ? " " : "");
+}
+
+static void opt_help(const pd_opt *o, FILE *to) {
+    char buf[128];
+    if (o->short_name) snprintf(buf, sizeof buf, "-%c, --%s%s%s", o->short_name, o->long_name, o->arg ? " " : "", o->arg ? o->arg : "");
+    else snprintf(buf, sizeof buf, "    --%s%s%s", o->long_name, o->arg ? " " : "", o->arg ? o->arg : "");
+    if (strlen(buf) > 24) fprintf(to, "  %s\n  %24s  %s\n", buf, "", o->help);
+    else fprintf(to, "  %-24s  %s\n", buf, o->help);
+}
+
+void pd_opts_usage(const pd_command *cmd, FILE *to) {
+    const pd_opt *const *t;
+    const pd_opt *o;
+    int indent = (int)strlen("usage: perfdata  ") + (int)strlen(cmd->name);
+    fprintf(to, "usage: perfdata %s [-i FILE] ", cmd->name);
+    pd_opts_synopsis(cmd, to, indent, 100);
+    fputs(cmd->description, to);
+    for (o = common; o->long_name; o++) opt_help(o, to);
+    for (t = cmd->tables; t && *t; t++)
+        for (o = *t; o->long_name; o++) {
+            if (!o->help) continue;
+            opt_help(o, to);
+            /* aliases follow the option they stand for */
+            if (o[1].long_name && !o[1].help && o[1].id == o->id) {
+                char text[80];
+                pd_opt alias = o[1];
+                snprintf(text, sizeof text, "the same as --%s", o->long_name);
+                alias.help = text;
+                opt_help(&alias, to);
+            }
+        }
+}
+
+int pd_make_dir(const char *dir, const char *who) {
+    size_t len = strlen(dir), i;
+    struct stat st;
+    char *p;
+    int rc = 0;
+    if (stat(dir, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return 0;
+        fprintf(stderr, "perfdata %s: %s: %s\n", who, dir, strerror(ENOTDIR));
+        return -1;
+    }
+    if (!(p = malloc(len + 1))) return -1;
+    memcpy(p, dir, len + 1);
+    for (i = 1; i <= len && !rc; i++) {
+        if (p[i] != '/' && p[i]) continue;
+        p[i] = 0;
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "perfdata %s: cannot create %s: %s\n", who, p, strerror(errno));
+            rc = -1;
+        } else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "perfdata %s: cannot create %s: %s\n", who, dir, strerror(ENOTDIR));
+            rc = -1;
+        }
+        p[i] = i < len ? '/' : 0;
+    }
+    free(p);
+    return rc;
+}

@@ -1,0 +1,51 @@
+/* pd_opts.h - the command line of every perfdata subcommand, parsed one
+   way: perf's conventions. The input is `-i FILE`, `--input FILE`,
+   `--input=FILE` or a bare FILE; without one it is ./perf.data, or standard
+   input when that is a pipe (builtin-report.c); `-` is standard input.
+   A long option's value is `--opt VALUE` or `--opt=VALUE`, a short one's
+   `-o VALUE` or `-oVALUE`; short flags may be grouped (`-nv`); `--` ends the
+   options. An unknown option, a missing value or a value given to a flag
+   prints the subcommand's usage on stderr: exit 2. `-h`/`--help` prints
+   it on stdout: exit 0. */
+#ifndef PD_OPTS_H
+#define PD_OPTS_H
+
+#include <stdio.h>
+
+/* Exit statuses of every subcommand. */
+enum { PD_EXIT_OK = 0, PD_EXIT_ERROR = 1, PD_EXIT_USAGE = 2, PD_EXIT_PARTIAL = 3 };
+
+typedef struct pd_opt {
+    char short_name;                /* 0: none */
+    int id;                         /* given to the handler */
+    const char *long_name;          /* without the dashes; NULL ends a table */
+    const char *arg;                /* the value's placeholder; NULL: a flag */
+    const char *help;               /* NULL: an alias, left out of the usage */
+} pd_opt;
+
+typedef struct pd_command {
+    const char *name;
+    const char *summary;            /* one line, for `perfdata --help` */
+    const char *description;        /* the subcommand's usage text, after its synopsis */
+    const pd_opt *const *tables;    /* NULL-terminated; pd_opts_common is added */
+} pd_command;
+
+/* Called for each option given, in order; value is NULL for a flag.
+   Returns 0, or nonzero after printing why the value is refused. */
+typedef int (*pd_opt_handler)(void *ctx, int id, const char *value);
+
+/* Parses argv[1..argc-1] (argv[0] is the subcommand's name). Returns -1
+   when the command should run, with *input set; else the exit status
+   (0 after --help, 2 after a usage error). */
+int pd_opts_parse(const pd_command *cmd, int argc, char **argv, pd_opt_handler fn, void *ctx, const char **input);
+
+void pd_opts_usage(const pd_command *cmd, FILE *to);
+/* "[--raw] [--type T,...] [FILE]" wrapped at `width`, each line after the
+   first indented by `indent`. */
+void pd_opts_synopsis(const pd_command *cmd, FILE *to, int indent, int width);
+
+/* A DIR option's directory, made with its parents when missing (mkdir -p).
+   Returns 0, or -1 after printing why not. */
+int pd_make_dir(const char *dir, const char *who);
+
+#endif
