@@ -110,13 +110,13 @@ count "report and collapse under ASan+UBSan on tests/data" sh -c "python3 tests/
 count "info = perf report --header-only -I on tests/data fixtures" python3 tests/info_diff.py build/perfdata tests/data
 count "info = perf report --header-only -I (ASan build)" python3 tests/info_diff.py build/asan/perfdata tests/data
 if [ -d "$CORPUS" ]; then
-    count "dump = perf report -D on ../shared/corpus" python3 tests/dump_diff.py build/perfdata --expect tests/dump_expected.txt "$CORPUS"
-    count "dump --ordered = perf's delivery order on ../shared/corpus" python3 tests/order_diff.py build/perfdata --expect tests/dump_expected.txt "$CORPUS"
-    count "stat = perf's Aggregated stats on ../shared/corpus" python3 tests/stat_diff.py build/perfdata --expect tests/stat_expected.txt "$CORPUS"
-    count "report = perf report --stdio on the corpus recordings" python3 tests/report_diff.py build/perfdata "$CORPUS/recorded"
-    count "report on the corpus recordings under ASan+UBSan" python3 tests/report_diff.py build/asan/perfdata "$CORPUS/recorded"
-    count "info = perf report --header-only -I on ../shared/corpus" python3 tests/info_diff.py build/perfdata --expect tests/info_expected.txt "$CORPUS"
-    count "big-endian copies of the corpus dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be-corpus "$CORPUS" tests/dump_expected.txt
+    count "dump = perf report -D on ../shared/corpus" python3 tests/dump_diff.py build/perfdata --expect tests/expected/dump.txt "$CORPUS"
+    count "dump --ordered = perf's delivery order on ../shared/corpus" python3 tests/order_diff.py build/perfdata --expect tests/expected/order.txt "$CORPUS"
+    count "stat = perf's Aggregated stats on ../shared/corpus" python3 tests/stat_diff.py build/perfdata --expect tests/expected/stat.txt "$CORPUS"
+    count "report = perf report --stdio on the corpus recordings" python3 tests/report_diff.py build/perfdata --expect tests/expected/report.txt "$CORPUS/recorded"
+    count "report on the corpus recordings under ASan+UBSan" python3 tests/report_diff.py build/asan/perfdata --expect tests/expected/report.txt "$CORPUS/recorded"
+    count "info = perf report --header-only -I on ../shared/corpus" python3 tests/info_diff.py build/perfdata --expect tests/expected/info.txt "$CORPUS"
+    count "big-endian copies of the corpus dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be-corpus "$CORPUS" tests/expected/dump.txt tests/expected/byte_order.txt
     count "every corpus input: clean error or full decode (ASan build)" python3 tests/corpus_sane.py build/asan/perfdata "$CORPUS"
 else
     skip "corpus differential test" "$CORPUS not found"
