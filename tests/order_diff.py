@@ -8,8 +8,8 @@ Compared: the sequence of (stream, offset) of every record. Only inputs that
 perf processed to the end (its output has the "Aggregated stats" trailer);
 perf aborts on some inputs and then never prints the records it still had
 queued; the others have no oracle and are counted as skipped. An input's
-differences are the records that are not in perf's sequence once the
-longest matching subsequences are aligned (difflib); they, and the exit status of `perfdata dump
+differences are the records left out of the longest matching blocks of
+the two sequences (difflib); they, and the exit status of `perfdata dump
 --ordered`, must be exactly what the expectations file lists
 (tests/expected/order.txt for the corpus; none for tests/data: no
 difference, exit 0). A run that dies, or writes sanitizer text to stderr,
