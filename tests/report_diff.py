@@ -9,16 +9,19 @@ overhead to 0.01%. Entries in other objects depend on this machine's
 libraries, kernel, vdso and perf's build-id cache at the time, so they are
 only reported. For callchain recordings perf prints Children and Self
 columns; Self is the flat profile. Group views (`:S` leader sampling) are
-skipped: perf merges the group into one table.
+skipped: perf merges the group into one table. An input's differences are
+the problems found (table count, header lines, workload entries); they, and
+the exit status of `perfdata report`, must be exactly what the expectations
+file lists (tests/expected/report.txt; none: no problem, exit 0). A run
+that dies, or writes sanitizer text to stderr, fails its input.
 
-Usage: report_diff.py PERFDATA [-v] DIR_OR_FILE...
+Usage: report_diff.py PERFDATA [-v] [--expect FILE] DIR_OR_FILE...
 """
 import os
 import re
-import subprocess
 import sys
 
-from oracles import find_inputs, parse_args
+from oracles import display_name, find_inputs, finish, parse_args, run_tool
 
 ENTRY = re.compile(r'^\s+(?:(\d+\.\d+)%\s+)?(\d+\.\d+)%\s+(\S+)\s+\[(.)\] (.*?)\s*$')
 SAMPLES = re.compile(r'^# Samples: (\S+)\s+of events? \'(.*)\'$')
@@ -73,18 +76,18 @@ def is_compressed(data):
 
 
 def main():
-    binary, paths, verbose, _ = parse_args()
+    binary, paths, verbose, expected = parse_args()
     passed = failed = skipped = 0
     for data, oracle in find_inputs(paths, '.report.txt'):
         text = open(oracle, errors='replace').read()
         if 'of events' in text:
-            skipped += 1  # group view; or records inside zstd chunks (not decoded yet)
+            skipped += 1  # a group view: perf merges the group into one table
             continue
+        name = display_name(data, paths)
         theirs = parse(text)
         extra = symbol_options(data)
-        p = subprocess.run([binary, 'report', '--sort', 'dso,sym'] + extra + [data], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=600)
-        ours = parse(p.stdout.decode('utf-8', 'replace'))
+        run = run_tool([binary, 'report', '--sort', 'dso,sym'] + extra + [data], expected.exit_status(name))
+        ours = parse(run.out)
         problems = []
         if len(ours) != len(theirs):
             problems.append(f'{len(ours)} event tables, perf has {len(theirs)}')
@@ -102,15 +105,16 @@ def main():
                          if k[0] not in WORKLOAD and o['entries'].get(k) != v]
                 for k, v, m in other[:5]:
                     print(f'  note {data}: {k} perf {v}%, ours {m}')
-        name = os.path.relpath(data, paths[0]) if len(paths) == 1 and os.path.isdir(paths[0]) else data
-        if problems:
+        why = expected.check(name, len(problems))
+        fails = run.problems + ([why] if why else [])
+        if fails:
             failed += 1
-            print(f'FAIL {name}: ' + '; '.join(problems[:4]))
+            print(f'FAIL {name}: ' + '; '.join(fails + problems[:4]))
         else:
             passed += 1
-    print(f'{skipped} skipped (group views, compressed profiles)')
-    print(f'{passed} passed, {failed} failed')
-    return 1 if failed else 0
+    if skipped:
+        print(f'{skipped} inputs skipped: group views (perf merges the group into one table)')
+    return finish(passed, failed, skipped, expected, 'a .report.txt oracle', passed + failed)
 
 
 if __name__ == '__main__':

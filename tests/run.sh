@@ -1,8 +1,18 @@
 #!/bin/sh
 # The test runner behind `make test`. Each step either prints its own
-# "N passed, N failed" line (those counts are added up) or counts as one
-# check. Ends with the total line. Steps that need ../shared/corpus say
-# "skipped" without it and count as neither passed nor failed.
+# "N passed, N failed[, N skipped]" line (those counts are added up) or
+# counts as one check. A step that cannot run here (a tool or ../shared
+# missing) prints "skip" with the reason and counts as one skip, never as a
+# pass. Ends with the total line "N passed, N failed[, N skipped]".
+#
+#   sh tests/run.sh             every step (what `make test` runs)
+#   sh tests/run.sh NAME...     only the steps whose name contains one of
+#                               the NAMEs, e.g. `sh tests/run.sh collapse`
+#                               or `sh tests/run.sh "dump = perf"`
+#
+# Build the tools first (`make && make asan`): a filtered run does not.
+# The C unit tests take name filters too: build/test/test_core iter_ sample_
+# runs only the tests whose function name contains one of them.
 cd "$(dirname "$0")/.." || exit 2
 CC=${CC:-cc}
 CORPUS=${CORPUS:-../shared/corpus}
@@ -10,23 +20,42 @@ WARN="-std=c99 -Wall -Wextra -Wpedantic -Werror"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 B=build/test
 mkdir -p $B
-passed=0; failed=0; skipped=0
+passed=0; failed=0; skipped=0; steps=0
 log=$B/log.txt; : > $log
+
+wanted() { # step name: is it selected by the NAME arguments?
+    [ $# -gt 0 ] || return 1
+    [ -z "$FILTERS" ] && return 0
+    for f in $FILTERS; do
+        case $1 in *"$(echo "$f" | tr '\037' ' ')"*) return 0 ;; esac
+    done
+    return 1
+}
+# the NAME arguments, spaces inside one kept as \037
+FILTERS=
+for a in "$@"; do FILTERS="$FILTERS $(printf '%s' "$a" | tr ' ' '\037')"; done
 
 count() { # step name, command...: run, add its counts or 1 pass/fail
     name=$1; shift
+    wanted "$name" || return 0
+    steps=$((steps + 1))
     out=$B/out.txt
     if "$@" > $out 2>&1; then rc=0; else rc=$?; fi
     line=$(grep -E '^[A-Za-z]*:? ?[0-9]+ passed, [0-9]+ failed' $out | tail -n 1)
     if [ -n "$line" ]; then
         p=$(echo "$line" | sed -E 's/^[^0-9]*([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-        passed=$((passed + p)); failed=$((failed + f))
+        s=$(echo "$line" | sed -nE 's/.* ([0-9]+) skipped.*/\1/p')
+        passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + ${s:-0}))
         if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); fi
     elif [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
     if [ "$rc" -eq 0 ]; then echo "ok   $name ${line:+($line)}"; else echo "FAIL $name ${line:+($line)}"; sed 's/^/     /' $out | tail -n 25; fi
     cat $out >> $log
 }
-skip() { echo "skip $1: $2"; skipped=$((skipped + 1)); }
+skip() {
+    wanted "$1" || return 0
+    steps=$((steps + 1))
+    echo "skip $1: $2"; skipped=$((skipped + 1))
+}
 
 # 1. unit tests on synthetic buffers, both byte orders, C and C++, sanitized
 count "core tests (C, ASan+UBSan)" sh -c "$CC $WARN -g $SAN -I. tests/test_core.c -o $B/test_core && $B/test_core"
@@ -42,9 +71,9 @@ count "ABI constants vs <linux/perf_event.h>" sh -c "$CC $WARN -I. tests/test_ab
 # decoded under ASan+UBSan with a hang check
 count "mutation sweep over tests/data (ASan+UBSan)" sh -c "$CC $WARN -g -O1 $SAN -I. tests/mutate.c -o $B/mutate && $B/mutate \$(find tests/data -type f -name '*.data' | sort)"
 if [ -d "$CORPUS" ]; then
-    count "mutation sweep over corpus files under 64 KiB (ASan+UBSan)" sh -c "$B/mutate \$(find $CORPUS -type f -size -64k ! -name '*.xz' ! -name '*.txt' ! -name '*.json' ! -name '*.md' ! -name '*.c' ! -name '*.py' ! -name '*.sh' ! -name '*.tsv' ! -name '*.buildids' ! -name workload | sort)"
+    count "mutation sweep over corpus files under 64 KiB (ASan+UBSan)" sh -c "$CC $WARN -g -O1 $SAN -I. tests/mutate.c -o $B/mutate && $B/mutate \$(find $CORPUS -type f -size -64k ! -name '*.xz' ! -name '*.txt' ! -name '*.json' ! -name '*.md' ! -name '*.c' ! -name '*.py' ! -name '*.sh' ! -name '*.tsv' ! -name '*.buildids' ! -name workload | sort)"
 else
-    skip "corpus mutation sweep" "$CORPUS not found"
+    skip "mutation sweep over corpus files under 64 KiB (ASan+UBSan)" "$CORPUS not found"
 fi
 
 count "fuzz targets replay their corpora and tests/hostile (ASan+UBSan)" make -s fuzz-replay
@@ -58,10 +87,10 @@ count "PERFDATA_NO_ERROR_STRINGS: codes kept, messages empty" sh -c "$CC $WARN -
 count "freestanding object has no undefined symbols (also with PERFDATA_ZSTD)" sh -c "for d in -DPERFDATA_NONE -DPERFDATA_ZSTD; do $CC $WARN -O2 -ffreestanding -nostdlib \$d -I. -c tests/compile_impl.c -o $B/fs.o && test -z \"\$(nm -u $B/fs.o)\" || exit 1; done"
 count "examples compile" sh -c "for e in examples/*.c; do $CC $WARN -I. \$e -o $B/\$(basename \$e .c) || exit 1; done"
 count "README quick start is examples/quickstart.c" python3 tests/check_quickstart.py
-count "quickstart runs on a fixture" sh -c "$B/quickstart tests/data/callchain-fp.data | grep -q '^pid '"
-count "features example names host, kernel and events" sh -c "$B/features tests/data/two-events.data | grep -q '^event 1 *page-faults' && $B/features tests/data/pipe.data | grep -q '^host'"
-count "compressed example: as many samples inside the chunks as perf finds" sh -c "for f in tests/data/zstd.data tests/data/pipe-zstd.data; do n=\$(xz -dc \$f.dump.xz | grep -c 'PERF_RECORD_SAMPLE'); $B/compressed \$f | grep -q \", \$n samples\$\" || exit 1; done"
-count "ordered example: comm and mmaps in time order" sh -c "$B/ordered tests/data/tasks.data > $B/ordered.txt && grep -q 'comm .* workload' $B/ordered.txt && awk '\$1 != 0 { if (\$1 < last) exit 1; last = \$1 }' $B/ordered.txt"
+count "quickstart runs on a fixture" sh -c "$CC $WARN -I. examples/quickstart.c -o $B/quickstart && $B/quickstart tests/data/callchain-fp.data | grep -q '^pid '"
+count "features example names host, kernel and events" sh -c "$CC $WARN -I. examples/features.c -o $B/features && $B/features tests/data/two-events.data | grep -q '^event 1 *page-faults' && $B/features tests/data/pipe.data | grep -q '^host'"
+count "compressed example: as many samples inside the chunks as perf finds" sh -c "$CC $WARN -I. examples/compressed.c -o $B/compressed && for f in tests/data/zstd.data tests/data/pipe-zstd.data; do n=\$(xz -dc \$f.dump.xz | grep -c 'PERF_RECORD_SAMPLE'); $B/compressed \$f | grep -q \", \$n samples\$\" || exit 1; done"
+count "ordered example: comm and mmaps in time order" sh -c "$CC $WARN -I. examples/ordered.c -o $B/ordered && $B/ordered tests/data/tasks.data > $B/ordered.txt && grep -q 'comm .* workload' $B/ordered.txt && awk '\$1 != 0 { if (\$1 < last) exit 1; last = \$1 }' $B/ordered.txt"
 
 # portability: the compile matrix always; the unit tests on big-endian and
 # 32-bit hosts (s390x, mips under qemu-user; i386) when the toolchains are
@@ -70,29 +99,29 @@ count "compile matrix: gcc/clang x C99..C2x, C++11/20 x -O0/-O2/-Os, strict warn
 if command -v s390x-linux-gnu-gcc >/dev/null 2>&1 && command -v mips-linux-gnu-gcc >/dev/null 2>&1 && command -v qemu-s390x >/dev/null 2>&1; then
     count "unit and differential tests on s390x, mips (big-endian) and i386" sh tests/cross/cross.sh
 else
-    skip "cross-architecture unit tests" "cross toolchains not installed (sh tests/cross/install.sh)"
+    skip "unit and differential tests on s390x, mips (big-endian) and i386" "cross toolchains not installed (sh tests/cross/install.sh)"
 fi
 if command -v qemu-system-arm >/dev/null 2>&1 && command -v ld.lld >/dev/null 2>&1 && command -v clang >/dev/null 2>&1; then
     count "Cortex-M0 bare metal under qemu-system-arm, and the ARMv6-M helper gate" sh tests/cross/m0.sh
 else
-    skip "Cortex-M0 bare metal" "qemu-system-arm, lld or clang not installed (sh tests/cross/install.sh)"
+    skip "Cortex-M0 bare metal under qemu-system-arm, and the ARMv6-M helper gate" "qemu-system-arm, lld or clang not installed (sh tests/cross/install.sh)"
 fi
 
-# static analysis and valgrind (issue #6): clean, or the step fails
+# static analysis and valgrind: clean, or the step fails
 if command -v cppcheck >/dev/null 2>&1 && command -v clang-tidy >/dev/null 2>&1; then
     count "static analysis: cppcheck, clang-tidy (analyzer, bugprone), gcc -fanalyzer" sh tests/analyze.sh
 else
-    skip "static analysis" "cppcheck or clang-tidy not installed"
+    skip "static analysis: cppcheck, clang-tidy (analyzer, bugprone), gcc -fanalyzer" "cppcheck or clang-tidy not installed"
 fi
 if command -v valgrind >/dev/null 2>&1; then
     count "valgrind memcheck over the tools on tests/data" sh tests/valgrind.sh build/perfdata
 else
-    skip "valgrind" "not installed"
+    skip "valgrind memcheck over the tools on tests/data" "not installed"
 fi
 if command -v clang >/dev/null 2>&1 && echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' | clang -x c -fsanitize=fuzzer - -o $B/has_libfuzzer 2>/dev/null; then
     count "fuzz smoke: every libFuzzer target for ${FUZZ_SMOKE_SECONDS:-15} s" make -s fuzz FUZZ_SECONDS=${FUZZ_SMOKE_SECONDS:-15}
 else
-    skip "fuzz smoke" "clang with libFuzzer not installed"
+    skip "fuzz smoke: every libFuzzer target for ${FUZZ_SMOKE_SECONDS:-15} s" "clang with libFuzzer not installed"
 fi
 
 # 3. the command as a user meets it (errors, stdin, FIFO, options, 100 MB RSS)
@@ -106,27 +135,36 @@ count "big-endian copies of tests/data dump as perf dumps the originals" sh test
 count "dump --ordered = perf's delivery order on tests/data" python3 tests/order_diff.py build/perfdata tests/data
 count "stat = perf's Aggregated stats on tests/data" python3 tests/stat_diff.py build/perfdata tests/data
 count "report = perf report --stdio on tests/data (workload entries, 0.01%)" python3 tests/report_diff.py build/perfdata tests/data
-count "collapse = folding of perf script's callchains" python3 tests/collapse_diff.py build/perfdata tests/data
+count "collapse = folding of perf script's callchains" python3 tests/collapse_diff.py build/perfdata --expect tests/expected/collapse.txt tests/data
+count "report = perf report --stdio on tests/data (ASan build)" python3 tests/report_diff.py build/asan/perfdata tests/data
+count "collapse = folding of perf script's callchains (ASan build)" python3 tests/collapse_diff.py build/asan/perfdata --expect tests/expected/collapse.txt tests/data
+count "collapse --kernel and stat --csv on tests/data (ASan build): exit 0, nothing from the sanitizers" sh -c "for f in tests/data/*.data; do build/asan/perfdata collapse --kernel \$f > /dev/null 2> $B/asan-err.txt && build/asan/perfdata stat --csv $B \$f > /dev/null 2>> $B/asan-err.txt || { echo \"\$f: exit status \$?\"; cat $B/asan-err.txt; exit 1; }; if grep -E 'runtime error|Sanitizer|ERROR: ' $B/asan-err.txt; then echo \"\$f: sanitizer output\"; exit 1; fi; done"
 count "report and collapse = perf report, perf script | stackcollapse-perf.pl (live) on system-wide profiles (ASan build)" python3 tests/profile_diff.py build/asan/perfdata tests/data/sys-g.data.xz tests/data/sys-pipe.data.xz tests/data/sys-inject.data.xz
-count "report and collapse under ASan+UBSan on tests/data" sh -c "python3 tests/report_diff.py build/asan/perfdata tests/data && python3 tests/collapse_diff.py build/asan/perfdata tests/data && for f in tests/data/*.data; do build/asan/perfdata collapse --kernel \$f > /dev/null || exit 1; build/asan/perfdata stat --csv $B \$f > /dev/null || exit 1; done"
 count "info = perf report --header-only -I on tests/data fixtures" python3 tests/info_diff.py build/perfdata tests/data
 count "info = perf report --header-only -I (ASan build)" python3 tests/info_diff.py build/asan/perfdata tests/data
 if [ -d "$CORPUS" ]; then
-    count "dump = perf report -D on ../shared/corpus" python3 tests/dump_diff.py build/perfdata --expect tests/dump_expected.txt "$CORPUS"
-    count "dump --ordered = perf's delivery order on ../shared/corpus" python3 tests/order_diff.py build/perfdata --expect tests/dump_expected.txt "$CORPUS"
-    count "stat = perf's Aggregated stats on ../shared/corpus" python3 tests/stat_diff.py build/perfdata --expect tests/stat_expected.txt "$CORPUS"
-    count "report = perf report --stdio on the corpus recordings" python3 tests/report_diff.py build/perfdata "$CORPUS/recorded"
-    count "report on the corpus recordings under ASan+UBSan" python3 tests/report_diff.py build/asan/perfdata "$CORPUS/recorded"
-    count "info = perf report --header-only -I on ../shared/corpus" python3 tests/info_diff.py build/perfdata --expect tests/info_expected.txt "$CORPUS"
-    count "big-endian copies of the corpus dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be-corpus "$CORPUS" tests/dump_expected.txt
+    count "dump = perf report -D on ../shared/corpus" python3 tests/dump_diff.py build/perfdata --expect tests/expected/dump.txt "$CORPUS"
+    count "dump --ordered = perf's delivery order on ../shared/corpus" python3 tests/order_diff.py build/perfdata --expect tests/expected/order.txt "$CORPUS"
+    count "stat = perf's Aggregated stats on ../shared/corpus" python3 tests/stat_diff.py build/perfdata --expect tests/expected/stat.txt "$CORPUS"
+    count "report = perf report --stdio on the corpus recordings" python3 tests/report_diff.py build/perfdata --expect tests/expected/report.txt "$CORPUS/recorded"
+    count "report on the corpus recordings under ASan+UBSan" python3 tests/report_diff.py build/asan/perfdata --expect tests/expected/report.txt "$CORPUS/recorded"
+    count "info = perf report --header-only -I on ../shared/corpus" python3 tests/info_diff.py build/perfdata --expect tests/expected/info.txt "$CORPUS"
+    count "big-endian copies of the corpus dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be-corpus "$CORPUS" tests/expected/dump.txt tests/expected/byte_order.txt
     count "every corpus input: clean error or full decode (ASan build)" python3 tests/corpus_sane.py build/asan/perfdata "$CORPUS"
 else
-    skip "corpus differential test" "$CORPUS not found"
-    skip "corpus sanity test" "$CORPUS not found"
-    skip "corpus byte-order test" "$CORPUS not found"
+    for step in "dump = perf report -D on ../shared/corpus" "dump --ordered = perf's delivery order on ../shared/corpus" \
+        "stat = perf's Aggregated stats on ../shared/corpus" "report = perf report --stdio on the corpus recordings" \
+        "report on the corpus recordings under ASan+UBSan" "info = perf report --header-only -I on ../shared/corpus" \
+        "big-endian copies of the corpus dump as perf dumps the originals" \
+        "every corpus input: clean error or full decode (ASan build)"; do
+        skip "$step" "$CORPUS not found"
+    done
 fi
 
 echo
-[ "$skipped" -gt 0 ] && echo "($skipped steps skipped)"
-echo "$passed passed, $failed failed"
+if [ "$steps" -eq 0 ]; then
+    echo "no step name contains:$(echo "$FILTERS" | tr '\037' ' ')"
+    failed=$((failed + 1))
+fi
+if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"; else echo "$passed passed, $failed failed"; fi
 [ "$failed" -eq 0 ]

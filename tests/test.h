@@ -1,7 +1,8 @@
 /* test.h - a tiny unit-test harness (C99 and C++11, header only).
 
      TEST(name) { ... CHECK(x); CHECK_EQ_U64(a, b); ... }
-     int main(void) { RUN_TEST(name); return test_report(); }
+     int main(int argc, char **argv) {
+         test_filter(argc, argv); RUN_TEST(name); return test_report(); }
 
    CHECK(cond)          counts one pass or one failure; a failure prints
                         file:line, the current test and context, and the
@@ -10,13 +11,21 @@
    CHECK_EQ_U64(a, b)   the same for two integers, printing both values.
    test_set_context(s)  a short label (e.g. "big-endian") added to failure
                         messages until changed; NULL or "" clears it.
-   test_report()        prints "N passed, N failed" (N = CHECKs) and returns
-                        nonzero when anything failed. */
+   test_skip(reason)    marks the current test skipped (it could not run
+                        here); it is reported as a skip, never as a pass.
+   test_filter(c, v)    the command line's arguments are name filters:
+                        RUN_TEST runs only the tests whose name contains one
+                        of them (`build/test/test_core iter_ sample_`).
+   test_report()        prints "N passed, N failed" (N = CHECKs), plus
+                        ", N skipped" (N = tests skipped) when there are
+                        skips, and returns nonzero when anything failed or a
+                        filter matched no test. */
 #ifndef TEST_H
 #define TEST_H
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TEST__UNUSED __attribute__((unused))
@@ -28,6 +37,10 @@ static unsigned long test__passed TEST__UNUSED = 0;
 static unsigned long test__failed TEST__UNUSED = 0;
 static const char *test__name TEST__UNUSED = "";
 static const char *test__context TEST__UNUSED = "";
+static unsigned long test__skipped TEST__UNUSED = 0;
+static unsigned long test__ran TEST__UNUSED = 0;
+static int test__nfilters TEST__UNUSED = 0;
+static char **test__filters TEST__UNUSED = NULL;
 
 static TEST__UNUSED void test__where(const char *file, int line) {
     fprintf(stderr, "%s:%d: FAIL in %s", file, line, test__name);
@@ -63,8 +76,22 @@ static TEST__UNUSED void test_set_context(const char *context) {
     test__context = context ? context : "";
 }
 
+static TEST__UNUSED void test_skip(const char *reason) {
+    test__skipped++;
+    printf("skip %s: %s\n", test__name, reason);
+}
+
+static TEST__UNUSED void test_filter(int argc, char **argv) {
+    test__nfilters = argc > 1 ? argc - 1 : 0;
+    test__filters = argv + 1;
+}
+
 static TEST__UNUSED void test__run(const char *name, void (*fn)(void)) {
     unsigned long failed_before = test__failed;
+    int i, wanted = test__nfilters == 0;
+    for (i = 0; i < test__nfilters && !wanted; i++) wanted = strstr(name, test__filters[i]) != NULL;
+    if (!wanted) return;
+    test__ran++;
     test__name = name;
     test__context = "";
     fn();
@@ -75,7 +102,14 @@ static TEST__UNUSED void test__run(const char *name, void (*fn)(void)) {
 }
 
 static TEST__UNUSED int test_report(void) {
-    printf("%lu passed, %lu failed\n", test__passed, test__failed);
+    if (test__nfilters && !test__ran) {
+        fprintf(stderr, "no test name contains the filter(s) given\n");
+        test__failed++;
+    }
+    if (test__skipped)
+        printf("%lu passed, %lu failed, %lu skipped\n", test__passed, test__failed, test__skipped);
+    else
+        printf("%lu passed, %lu failed\n", test__passed, test__failed);
     fflush(stdout);
     return test__failed != 0;
 }

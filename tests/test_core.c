@@ -3739,7 +3739,8 @@ ORDER_TEST(misc_api) {
     }
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_filter(argc, argv);
     RUN_TEST(open_file_mode);
     RUN_TEST(open_pipe_mode);
     RUN_TEST(count_events);

@@ -1443,7 +1443,8 @@ TEST(kallsyms) {
 
 /* ----------------------------------------------------------------- main */
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_filter(argc, argv);
     snprintf(T, sizeof T, "/tmp/pd_elf_test.XXXXXX");
     if (!mkdtemp(T)) { perror("mkdtemp"); return 2; }
     build_all();

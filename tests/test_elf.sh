@@ -2,18 +2,20 @@
 # tests/test_elf.sh - the ELF resolver's tests (tests/test_elf.c with
 # tools/pd_elf.c), built with gcc and with clang under ASan+UBSan and run,
 # plus a C++11 compile of both files. Prints each run's notes and failures,
-# then one summed "N passed, N failed" line; exits non-zero on any failure.
-# A compiler that is not installed is skipped with a note, not counted.
+# then one summed "N passed, N failed[, N skipped]" line; exits non-zero on
+# any failure. A compiler that is not installed counts as one skip.
 cd "$(dirname "$0")/.." || exit 2
 OUT=${OUT:-build/test}
 mkdir -p "$OUT" || exit 2
 FLAGS="-std=c99 -D_GNU_SOURCE -Wall -Wextra -Wpedantic -Werror -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -Itools"
 passed=0
 failed=0
+skipped=0
 
 for cc in gcc clang; do
     if ! command -v "$cc" >/dev/null 2>&1; then
-        echo "note: $cc not found; its run is skipped"
+        echo "skip: $cc not found; its run is skipped"
+        skipped=$((skipped + 1))
         continue
     fi
     if ! $cc $FLAGS tests/test_elf.c tools/pd_elf.c -o "$OUT/test_elf_$cc"; then
@@ -22,8 +24,8 @@ for cc in gcc clang; do
         continue
     fi
     if "$OUT/test_elf_$cc" > "$OUT/test_elf_$cc.txt" 2>&1; then rc=0; else rc=$?; fi
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$OUT/test_elf_$cc.txt" | tail -n 1)
-    grep -vE '^[0-9]+ passed, [0-9]+ failed$' "$OUT/test_elf_$cc.txt" | sed "s/^/[$cc] /"
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$OUT/test_elf_$cc.txt" | tail -n 1)
+    grep -vE '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$OUT/test_elf_$cc.txt" | sed "s/^/[$cc] /"
     if [ -z "$line" ]; then
         echo "FAIL: $cc build ended without a summary (exit $rc)"
         failed=$((failed + 1))
@@ -33,6 +35,7 @@ for cc in gcc clang; do
     passed=$((passed + ${line%% passed*}))
     f=${line#*passed, }
     failed=$((failed + ${f%% failed*}))
+    case $line in *skipped) s=${line##*failed, }; skipped=$((skipped + ${s%% skipped})) ;; esac
     if [ "$rc" -ne 0 ] && [ "${f%% failed*}" -eq 0 ]; then failed=$((failed + 1)); fi
 done
 
@@ -46,8 +49,9 @@ if command -v c++ >/dev/null 2>&1; then
         failed=$((failed + 1))
     fi
 else
-    echo "note: no c++ compiler; the C++ compile check is skipped"
+    echo "skip: no c++ compiler; the C++ compile check is skipped"
+    skipped=$((skipped + 1))
 fi
 
-echo "$passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"; else echo "$passed passed, $failed failed"; fi
 [ "$failed" -eq 0 ]

@@ -2534,7 +2534,8 @@ TEST(fixtures) {
     CHECK(event_desc_compared >= 19);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    test_filter(argc, argv);
     RUN_TEST(feat_string);
     RUN_TEST(feat_strlist_cmdline);
     RUN_TEST(feat_fixed);

@@ -104,6 +104,7 @@ tool() { # name build-cmd run-prefix
     chmod +x $wrap
     for d in $DIFFS byte_order; do
         if [ $d = byte_order ]; then cmd="sh tests/byte_order.sh $wrap $B/be-$name tests/data"
+        elif [ $d = collapse_diff ]; then cmd="python3 tests/$d.py $wrap --expect tests/expected/collapse.txt tests/data"
         else cmd="python3 tests/$d.py $wrap tests/data"; fi
         if $cmd > $out 2>&1; then rc=0; else rc=$?; fi
         line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' $out | tail -n 1)
