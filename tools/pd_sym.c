@@ -328,6 +328,7 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
         out->dso = pd_intern_str(&s->names, "[unknown]");
         if (k) {
             out->dso = pd_intern_str(&s->names, "[bpf_prog]");
+            out->mapped = 1;
             out->sym = k->name;
             out->sym_start = k->addr;
             out->sym_end = k->addr + k->len;
@@ -335,6 +336,7 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
         return;
     }
     out->dso_path = m->name;
+    out->mapped = 1;
     if (cpumode == PERFDATA_MISC_KERNEL || (cpumode == PERFDATA_MISC_CPUMODE_UNKNOWN && m->kernel)) {
         resolve_kernel(s, m, ip, out);
         return;

@@ -43,7 +43,8 @@ typedef struct pd_resolved {
     int kernel;                     /* [k] rather than [.] */
     char level;                     /* perf's level: 'k', '.', 'g' (guest kernel),
                                        'u' (guest user), 'H' (hypervisor) */
-    int guest;                      /* a guest's sample: perf drops it (no guest machine) */
+    int guest;                      /* a guest's sample: perf filters it (no guest machine) */
+    int mapped;                     /* the address is in a map (perf's al->map) */
 } pd_resolved;
 
 void pd_sym_init(pd_symbolizer *s, perfdata_file *f);

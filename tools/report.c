@@ -16,24 +16,29 @@
 
 enum { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM, KEY_MAX };
 
-/* One row. Its identity is perf's, key by key (sort.c's se_cmp):
-   comm by name; pid by thread id (perf's "pid" key is the thread);
-   dso by short name; sym by dso and the symbol's range, or by address
-   when unresolved. Names are interned, so equal names are one pointer. */
+#define NIL ((size_t)-1)
+
+/* One row: perf's hist_entry. Rows live in perf's trees, rebuilt here node
+   for node (see add), so that they group and order as perf's do even where
+   perf's comparison is not a consistent order (an unresolved symbol against
+   a resolved one). Names are interned: equal names are one pointer. */
 typedef struct entry {
     long event;
     const char *comm;               /* the command at the sample */
     int32_t pid, tid;
     const char *dso;
+    int mapped;                     /* the address had a map (perf's he->ms.map) */
     const char *sym;                /* NULL: unresolved, then addr */
     const char *src_file;           /* STT_FILE of a local symbol, or NULL */
     uint64_t sym_start, sym_end;
-    uint64_t addr;                  /* unresolved: the address in the object, printed and
-                                       the row's identity (perf's he->ip) */
+    uint64_t addr;                  /* the address in the object (perf's he->ip): printed
+                                       and compared when unresolved */
     char level;                     /* perf's [k], [.], ... */
     uint64_t period, samples;
-    int used;
     int hidden;                     /* by --comm, --pid, --tid, --dso, --sym: its first sample's */
+    size_t left, right, parent;     /* the red-black tree node */
+    int red, merged;
+    size_t seq;                     /* its place in the tree, for the final stable sort */
 } entry;
 
 typedef struct report_ctx {
@@ -41,8 +46,9 @@ typedef struct report_ctx {
     pd_state st;
     pd_symbolizer sym;
     int keys[KEY_MAX], nkeys;
-    entry *table;                   /* open addressing */
-    size_t n, cap;
+    entry *v;                       /* every row, in the order they were made */
+    size_t n, capv;
+    size_t *root;                   /* per event: perf's hists->entries_in tree */
     uint64_t *ev_period, *ev_samples, lost_samples;
     size_t nev;
     int show_samples;
@@ -62,67 +68,169 @@ typedef struct proc_row {
     pd_thread *thread;
 } proc_row;
 
-static uint64_t hash_entry(const report_ctx *r, const entry *e) {
-    uint64_t h = (uint64_t)e->event * 0x9E3779B97F4A7C15ull;
-    int i;
-    for (i = 0; i < r->nkeys; i++) {
-        switch (r->keys[i]) {
-        case KEY_COMM: h = (h ^ (uint64_t)(uintptr_t)e->comm) * 0x100000001b3ull; break;
-        case KEY_PID: h = (h ^ (uint64_t)(uint32_t)e->tid) * 0x100000001b3ull; break;
-        case KEY_DSO: h = (h ^ (uint64_t)(uintptr_t)e->dso) * 0x100000001b3ull; break;
-        case KEY_SYM:
-            h = (h ^ (e->sym ? e->sym_start ^ (uint64_t)(uintptr_t)e->dso : e->addr)) * 0x100000001b3ull;
-            break;
+/* perf 6.1's cmp_null: a missing value sorts first. */
+static int64_t cmp_null(const void *l, const void *r) {
+    if (!l && !r) return 0;
+    return !l ? -1 : 1;
+}
+
+static int64_t dso_cmp(const entry *l, const entry *r) { /* sort__dso_cmp */
+    if (!l->mapped || !r->mapped) return cmp_null(l->mapped ? l : NULL, r->mapped ? r : NULL);
+    return l->dso == r->dso ? 0 : strcmp(r->dso, l->dso);
+}
+
+/* One key's se_cmp (and se_collapse) of perf's sort.c, as perf 6.1 has it:
+   arguments as hists__findnew_entry passes them (the tree's node, then the
+   new entry), the sign as perf computes it (u64 differences as s64). */
+static int64_t key_cmp(int key, const entry *l, const entry *r) {
+    int64_t c;
+    switch (key) {
+    case KEY_COMM: return l->comm == r->comm ? 0 : strcmp(r->comm, l->comm);
+    case KEY_PID: return (int64_t)r->tid - (int64_t)l->tid;
+    case KEY_DSO: return dso_cmp(l, r);
+    default: /* sort__sym_cmp */
+        if (!l->sym && !r->sym) return (int64_t)(r->addr - l->addr);
+        if ((c = dso_cmp(l, r)) != 0) return c;
+        if (!l->sym || !r->sym) return cmp_null(l->sym, r->sym);
+        if (l->sym_start != r->sym_start) return (int64_t)(r->sym_start - l->sym_start);
+        return (int64_t)(r->sym_end - l->sym_end);
+    }
+}
+
+static int64_t entry_cmp(const report_ctx *r, const entry *a, const entry *b) {
+    int k;
+    int64_t c;
+    for (k = 0; k < r->nkeys; k++)
+        if ((c = key_cmp(r->keys[k], a, b)) != 0) return c;
+    return 0;
+}
+
+static void rotate(entry *v, size_t *root, size_t x, int left) {
+    size_t y = left ? v[x].right : v[x].left, inner = left ? v[y].left : v[y].right, p = v[x].parent;
+    if (left) v[x].right = inner; else v[x].left = inner;
+    if (inner != NIL) v[inner].parent = x;
+    v[y].parent = p;
+    if (p == NIL) *root = y;
+    else if (v[p].left == x) v[p].left = y;
+    else v[p].right = y;
+    if (left) v[y].left = x; else v[y].right = x;
+    v[x].parent = y;
+}
+
+/* The kernel's rb_insert_color (lib/rbtree.c), which perf's trees use:
+   the shape, and so where later descents go, is the kernel's. */
+static void insert_color(entry *v, size_t *root, size_t z) {
+    while (v[z].parent != NIL && v[v[z].parent].red) {
+        size_t p = v[z].parent, g = v[p].parent;
+        int p_is_left = v[g].left == p;
+        size_t u = p_is_left ? v[g].right : v[g].left;
+        if (u != NIL && v[u].red) {
+            v[p].red = v[u].red = 0;
+            v[g].red = 1;
+            z = g;
+            continue;
         }
-    }
-    return h ^ (h >> 29);
-}
-
-static int same_entry(const report_ctx *r, const entry *a, const entry *b) {
-    int i;
-    if (a->event != b->event) return 0;
-    for (i = 0; i < r->nkeys; i++) {
-        switch (r->keys[i]) {
-        case KEY_COMM: if (a->comm != b->comm) return 0; break;
-        case KEY_PID: if (a->tid != b->tid) return 0; break;
-        case KEY_DSO: if (a->dso != b->dso) return 0; break;
-        case KEY_SYM: /* perf's sort__sym_cmp */
-            if (!a->sym != !b->sym) return 0;
-            if (!a->sym) { if (a->addr != b->addr) return 0; break; } /* no dso compare: perf's */
-            if (a->dso != b->dso || a->sym_start != b->sym_start || a->sym_end != b->sym_end) return 0;
-            break;
+        if (z == (p_is_left ? v[p].right : v[p].left)) {
+            z = p;
+            rotate(v, root, z, p_is_left);
+            p = v[z].parent;
         }
+        v[p].red = 0;
+        v[g].red = 1;
+        rotate(v, root, g, !p_is_left);
     }
-    return 1;
+    v[*root].red = 0;
 }
 
-static void table_grow(report_ctx *r) {
-    size_t cap = r->cap ? r->cap * 2 : 4096, i;
-    entry *t = calloc(cap, sizeof *t);
-    if (!t) abort();
-    for (i = 0; i < r->cap; i++) {
-        size_t s;
-        if (!r->table[i].used) continue;
-        for (s = hash_entry(r, &r->table[i]) & (cap - 1); t[s].used; s = (s + 1) & (cap - 1)) {}
-        t[s] = r->table[i];
-    }
-    free(r->table);
-    r->table = t;
-    r->cap = cap;
+/* Links node i (a leaf below parent, on the side cmp chose) and rebalances. */
+static void link_node(entry *v, size_t *root, size_t i, size_t parent, int64_t cmp) {
+    v[i].left = v[i].right = NIL;
+    v[i].parent = parent;
+    v[i].red = 1;
+    if (parent == NIL) *root = i;
+    else if (cmp < 0) v[parent].left = i;
+    else v[parent].right = i;
+    insert_color(v, root, i);
 }
 
+/* A sample: perf's hists__findnew_entry. The descent compares the node
+   with the new entry; equal adds to the node, else the entry is a new
+   node, left when the comparison is negative. */
 static void add(report_ctx *r, const entry *e) {
-    size_t s;
-    if ((r->n + 1) * 2 > r->cap) table_grow(r);
-    for (s = hash_entry(r, e) & (r->cap - 1); r->table[s].used; s = (s + 1) & (r->cap - 1))
-        if (same_entry(r, &r->table[s], e)) {
-            r->table[s].period += e->period;
-            r->table[s].samples += e->samples;
+    size_t *root = &r->root[e->event], at = *root, parent = NIL;
+    int64_t cmp = 0;
+    while (at != NIL) {
+        parent = at;
+        cmp = entry_cmp(r, &r->v[at], e);
+        if (!cmp) {
+            r->v[at].period += e->period;
+            r->v[at].samples += e->samples;
             return;
         }
-    r->table[s] = *e;
-    r->table[s].used = 1;
+        at = cmp < 0 ? r->v[at].left : r->v[at].right;
+    }
+    if (r->n == r->capv) {
+        r->capv = r->capv ? r->capv * 2 : 4096;
+        r->v = realloc(r->v, r->capv * sizeof *r->v);
+        if (!r->v) abort(); /* the tools have no way on without memory */
+    }
+    r->v[r->n] = *e;
+    r->v[r->n].merged = 0;
+    link_node(r->v, root, r->n, parent, cmp);
     r->n++;
+}
+
+/* The in-order sequence of a tree into out; returns how many. */
+static size_t in_order(const entry *v, size_t root, size_t *out) {
+    size_t n = 0, x = root;
+    if (x == NIL) return 0;
+    while (v[x].left != NIL) x = v[x].left;
+    while (x != NIL) {
+        out[n++] = x;
+        if (v[x].right != NIL) {
+            x = v[x].right;
+            while (v[x].left != NIL) x = v[x].left;
+        } else {
+            size_t p = v[x].parent;
+            while (p != NIL && v[p].right == x) { x = p; p = v[p].parent; }
+            x = p;
+        }
+    }
+    return n;
+}
+
+/* perf's hists__collapse_resort, when a key has a collapse function (comm):
+   the rows, in the tree's order, go into a new tree, where equal ones
+   merge. Then each row's seq is its place in the tree perf prints from. */
+static void collapse_and_number(report_ctx *r) {
+    size_t ev, i, *order = malloc((r->n ? r->n : 1) * sizeof *order), seq = 0;
+    int k, collapse = 0;
+    if (!order) abort();
+    for (k = 0; k < r->nkeys; k++) collapse |= r->keys[k] == KEY_COMM;
+    for (ev = 0; ev < r->nev; ev++) {
+        size_t n = in_order(r->v, r->root[ev], order), root = NIL;
+        if (collapse) {
+            for (i = 0; i < n; i++) {
+                size_t at = root, parent = NIL, x = order[i];
+                int64_t cmp = 0;
+                while (at != NIL) {
+                    parent = at;
+                    if (!(cmp = entry_cmp(r, &r->v[at], &r->v[x]))) break;
+                    at = cmp < 0 ? r->v[at].left : r->v[at].right;
+                }
+                if (at != NIL) {
+                    r->v[at].period += r->v[x].period;
+                    r->v[at].samples += r->v[x].samples;
+                    r->v[x].merged = 1;
+                    continue;
+                }
+                link_node(r->v, &root, x, parent, cmp);
+            }
+            n = in_order(r->v, root, order);
+        }
+        for (i = 0; i < n; i++) r->v[order[i]].seq = seq++;
+    }
+    free(order);
 }
 
 static proc_row *proc_of(report_ctx *r, int32_t pid) {
@@ -211,6 +319,7 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     e.pid = (int32_t)s.pid;
     e.tid = (int32_t)s.tid;
     e.dso = res.dso;
+    e.mapped = res.mapped;
     e.sym = res.sym;
     e.src_file = res.src_file;
     e.sym_start = res.sym_start;
@@ -224,7 +333,7 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
        the totals, but their rows are filtered out, as --comm's and --dso's */
     e.hidden = res.guest ||
                (r->filter.active && !pd_filter_entry(&r->filter, e.comm, e.pid, (int32_t)s.tid, res.dso, res.dso_path, res.sym));
-    add(r, &e);
+    if ((size_t)s.event < r->nev) add(r, &e);
     if (r->overview) {
         proc_row *p = proc_of(r, (int32_t)s.pid);
         p->samples++;
@@ -239,27 +348,32 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
 
 /* perf's output order: period descending, then each sort key ascending
    (sort__comm_sort, sort__dso_cmp, sort__sym_sort: resolved symbols first). */
-static int g_keys[KEY_MAX], g_nkeys;
+static int g_keys[KEY_MAX], g_nkeys, g_samples;
 
+/* perf's output order (hist_entry__sort over "overhead", the keys and,
+   with -n, "sample"): period, then each key's se_sort (comm, dso and
+   symbol names ascending, missing ones last; thread ids ascending), then
+   more samples first; what ties stays in the tree's order (seq). */
 static int by_period(const void *a, const void *b) {
     const entry *x = *(const entry *const *)a, *y = *(const entry *const *)b;
     int i, c;
     if (x->period != y->period) return x->period < y->period ? 1 : -1;
     for (i = 0; i < g_nkeys; i++) {
         switch (g_keys[i]) {
-        case KEY_COMM: if ((c = strcmp(x->comm, y->comm)) != 0) return c; break;
+        case KEY_COMM: if (x->comm != y->comm && (c = strcmp(x->comm, y->comm)) != 0) return c; break;
         case KEY_PID: if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1; break;
-        case KEY_DSO: if ((c = strcmp(x->dso, y->dso)) != 0) return c; break;
-        case KEY_SYM:
+        case KEY_DSO:
+            if (x->mapped != y->mapped) return x->mapped ? -1 : 1;
+            if (x->mapped && x->dso != y->dso && (c = strcmp(x->dso, y->dso)) != 0) return c;
+            break;
+        case KEY_SYM: /* sort__sym_sort: by name only */
             if (!x->sym != !y->sym) return x->sym ? -1 : 1;
-            if (x->sym && (c = strcmp(x->sym, y->sym)) != 0) return c;
-            /* unresolved rows: perf's tree puts them by dso, then address */
-            if (!x->sym && (c = strcmp(x->dso, y->dso)) != 0) return c;
-            if (!x->sym && x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
+            if (x->sym && x->sym != y->sym && (c = strcmp(x->sym, y->sym)) != 0) return c;
             break;
         }
     }
-    return 0;
+    if (g_samples && x->samples != y->samples) return x->samples < y->samples ? 1 : -1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* perf's _hist_entry__sym_snprintf: an unresolved address has 16 digits
@@ -525,6 +639,9 @@ int pd_cmd_report(int argc, char **argv) {
     r.sym.verbose = verbose;
     r.nev = s.file.cap_events ? s.file.cap_events : 1;
     r.ev_period = calloc(r.nev, sizeof *r.ev_period);
+    r.root = malloc(r.nev * sizeof *r.root);
+    if (!r.root) abort();
+    for (i = 0; i < r.nev; i++) r.root[i] = NIL;
     r.ev_samples = calloc(r.nev, sizeof *r.ev_samples);
     if (!r.ev_period || !r.ev_samples) abort();
     if (r.csv_dir) {
@@ -533,12 +650,14 @@ int pd_cmd_report(int argc, char **argv) {
     }
     rc = pd_session_walk_ordered(&s, on_record, &r);
     if (r.overview && csv_close(r.overview, r.csv_dir, "overview.csv")) rc = PD_EXIT_ERROR;
+    collapse_and_number(&r);
     sorted = malloc((r.n ? r.n : 1) * sizeof(entry *));
     if (!sorted) abort();
-    for (i = 0; i < r.cap; i++)
-        if (r.table[i].used) sorted[n++] = &r.table[i];
+    for (i = 0; i < r.n; i++)
+        if (!r.v[i].merged) sorted[n++] = &r.v[i];
     memcpy(g_keys, r.keys, sizeof g_keys);
     g_nkeys = r.nkeys;
+    g_samples = r.show_samples;
     qsort(sorted, n, sizeof(entry *), by_period);
     elide_keys(&r, elided, sizeof elided); /* after the grouping and sorting, which keep every key */
     printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n%s", elided);
@@ -554,7 +673,8 @@ int pd_cmd_report(int argc, char **argv) {
     rc = pd_session_finish(&s, rc);
     free(sorted);
     free(r.procs);
-    free(r.table);
+    free(r.v);
+    free(r.root);
     free(r.ev_period);
     free(r.ev_samples);
     pd_sym_free(&r.sym);
