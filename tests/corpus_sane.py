@@ -45,7 +45,7 @@ def main():
             continue
         err = p.stderr.decode('utf-8', 'replace')
         problems = []
-        if p.returncode not in (0, 1) or 'Sanitizer' in err or 'runtime error' in err:
+        if p.returncode not in (0, 1, 3) or 'Sanitizer' in err or 'runtime error' in err:
             problems.append(f'exit {p.returncode}: {err.strip()[:300]}')
         own = (entry.get('facts') or {}).get('own_record_counts')
         if os.path.isdir(path) or 'PERFDATA_ERR_UNSUPPORTED' in err or name in WALKER_WRONG:

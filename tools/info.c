@@ -508,6 +508,7 @@ int pd_cmd_info(int argc, char **argv) {
     time_t mtime = 0;
     unsigned feat;
     int i, show_header = 0;
+    unsigned cut = 0;               /* features cut off, by bit */
     const char *path = NULL;
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--events")) show_header = 1;
@@ -530,12 +531,13 @@ int pd_cmd_info(int argc, char **argv) {
     printf("# header version : 1\n");
     if (f->flags & PERFDATA_FILE_PIPE) {
         printf("# data offset    : 0\n# data size      : 0\n# feat offset    : 0\n# ========\n#\n");
-        pd_session_walk(&s, walk_pipe_features, &c);
+        i = pd_session_walk(&s, walk_pipe_features, &c);
         pd_session_close(&s);
-        return 0;
+        return i == 3 ? 3 : 0; /* a cut stream: what came before it is printed */
     }
+    /* the sizes the header declares, also of a cut file */
     printf("# data offset    : %llu\n# data size      : %llu\n# feat offset    : %llu\n", (U64)f->data.offset,
-           (U64)f->data.size, (U64)f->data.offset + f->data.size);
+           (U64)(f->data.size + f->data_missing), (U64)f->feature_index.offset);
     for (feat = 1; feat < 32; feat++) {
         perfdata_view sec;
         if (perfdata_has_feature(f, feat) && perfdata_feature_section(f, feat, &sec, NULL) == PERFDATA_OK)
@@ -546,6 +548,10 @@ int pd_cmd_info(int argc, char **argv) {
         perfdata_error err;
         if (!perfdata_has_feature(f, feat)) continue;
         if (perfdata_feature_section(f, feat, &sec, &err) != PERFDATA_OK) {
+            if (f->flags & PERFDATA_FILE_CUT) { /* named below, all in one line */
+                cut |= 1u << feat;
+                continue;
+            }
             fprintf(stderr, "perfdata: %s: feature %s: %s\n", path, perfdata_feature_name(feat), err.message);
             /* Like perf: an unreadable feature index prints no feature; a
                section at an offset lseek() refuses (2^63 and up) is skipped;
@@ -560,6 +566,19 @@ int pd_cmd_info(int argc, char **argv) {
     for (feat = 1; feat < 32; feat++)
         if (!perfdata_has_feature(f, feat)) printf("%s ", perfdata_feature_name(feat));
     printf("\n# ========\n#\n");
+    if (f->flags & PERFDATA_FILE_CUT) {
+        fflush(stdout);
+        fprintf(stderr, "perfdata: %s: the file is cut at offset 0x%llx", path, (U64)f->buffer.n);
+        if (f->data_missing) fprintf(stderr, ", %llu bytes of the data section missing", (U64)f->data_missing);
+        if (cut) {
+            fprintf(stderr, "; features cut off:");
+            for (feat = 1; feat < 32; feat++)
+                if (cut & (1u << feat)) fprintf(stderr, " %s", perfdata_feature_name(feat));
+        }
+        fprintf(stderr, "\n");
+        pd_session_close(&s);
+        return 3;
+    }
     pd_session_close(&s);
     return 0;
 }

@@ -287,10 +287,33 @@ static void refresh_id_index(pd_session *s) {
     perfdata_set_id_index(&s->file, s->ids, need * 2, NULL);
 }
 
+/* The cursor stopped with an error: 3 (a partial result) when records came
+   before it or the input is cut, after saying how far the walk got; else 1. */
+static int walk_stopped(pd_session *s, const perfdata_error *err, size_t records) {
+    report(s->path, err);
+    if (!records && err->code != PERFDATA_ERR_TRUNCATED) return 1;
+    fprintf(stderr, "perfdata: %s: partial result: %zu records processed before offset 0x%llx", s->path, records,
+            (unsigned long long)err->offset);
+    if (err->code == PERFDATA_ERR_TRUNCATED && err->needed)
+        fprintf(stderr, " (%llu bytes missing)", (unsigned long long)err->needed);
+    fprintf(stderr, "\n");
+    return 3;
+}
+
+/* Every record was read, but the file is cut after its data section (the
+   feature sections are missing): 3, a partial result. */
+static int walk_ended(pd_session *s, int rc) {
+    if (rc != 0 || !(s->file.flags & PERFDATA_FILE_CUT)) return rc;
+    fprintf(stderr, "perfdata: %s: the file is cut at offset 0x%llx, after its data section: every record was "
+                    "processed, the feature sections are missing\n", s->path, (unsigned long long)s->file.buffer.n);
+    return 3;
+}
+
 static int walk_cursor(pd_session *s, pd_map *m, perfdata_cursor *c, const char *name, pd_record_fn fn, void *ctx) {
     perfdata_record rec;
     perfdata_error err;
     perfdata_status st;
+    size_t records = 0;
     for (;;) {
         size_t before = s->file.nr_events;
         st = next_record(s, &s->file, c, &rec, &err);
@@ -299,10 +322,11 @@ static int walk_cursor(pd_session *s, pd_map *m, perfdata_cursor *c, const char 
             fprintf(stderr, "perfdata: %s: more events than counted\n", s->path);
             return 1;
         }
-        if (st != PERFDATA_OK && c->stopped != PERFDATA_OK) { report(s->path, &err); return 1; }
+        if (st != PERFDATA_OK && c->stopped != PERFDATA_OK) return walk_stopped(s, &err, records);
         if (st != PERFDATA_OK) report(s->path, &err); /* a bad attr record: still a record */
         if (s->file.nr_events != before) refresh_id_index(s);
         fn(ctx, &rec, name);
+        records++;
         pd_map_at(m, c->range.p + c->pos);
     }
 }
@@ -325,7 +349,7 @@ int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx) {
         inflate_start(s, &c, 0, NULL);
         rc |= walk_cursor(s, m, &c, m->path, fn, ctx);
     }
-    return rc;
+    return walk_ended(s, rc);
 }
 
 void pd_print_header(pd_session *s) {
@@ -376,7 +400,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
     perfdata_error err;
     perfdata_status st;
     perfdata_order_entry *window;
-    size_t cap, stream = 0, before;
+    size_t cap, stream = 0, before, records = 0;
     const char *name = s->input.is_dir ? s->input.main.path : s->path;
     pd_map *map = &s->input.main;   /* the one the cursor is in */
     int rc = 0;
@@ -423,16 +447,21 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
             continue;
         }
         if (st == PERFDATA_END) break;
+        if (st != PERFDATA_OK && st != PERFDATA_ERR_NO_SPACE && c.stopped != PERFDATA_OK) {
+            rc = walk_stopped(s, &err, records);
+            break;
+        }
         if (st != PERFDATA_OK) {
             report(s->path, &err);
-            if (st == PERFDATA_ERR_NO_SPACE || c.stopped != PERFDATA_OK) { rc = 1; break; }
+            if (st == PERFDATA_ERR_NO_SPACE) { rc = 1; break; }
             continue;
         }
         if (s->file.nr_events != before) refresh_id_index(s);
         fn(ctx, &rec, stream_of(s, &rec, name));
+        records++;
         pd_map_at(map, c.range.p + c.pos);
     }
     s->ordering = 0;
     free(window);
-    return rc;
+    return walk_ended(s, rc);
 }
