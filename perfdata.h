@@ -2099,9 +2099,13 @@ PERFDATA_DEF perfdata_status perfdata_feature_section(const perfdata_file *f, un
     if ((uint64_t)slot * 16 + 16 > f->feature_index.n) {
         st = perfdata__fail(err, PERFDATA_ERR_TRUNCATED, f->feature_index.offset, 0, PERFDATA__MSG("feature index out of bounds"));
         if (err) {
-            uint64_t end = f->feature_index.offset + (uint64_t)slot * 16 + 16; /* below 2^64: data end + 4 KiB */
+            /* the bytes of the index past the end of the buffer (it is
+               read whole or not at all) */
+            uint64_t nfeat = 0, have = 0;
+            for (i = 0; i < PERFDATA_FEAT_BITS; i++) nfeat += (uint64_t)perfdata_has_feature(f, i);
+            if (f->feature_index.offset <= f->buffer.n) have = f->buffer.n - f->feature_index.offset;
             err->feature = feature;
-            if (end > f->buffer.n) err->needed = end - f->buffer.n;
+            if (nfeat * 16 > have) err->needed = nfeat * 16 - have;
         }
         return st;
     }
