@@ -107,6 +107,7 @@ count "stat = perf's Aggregated stats on tests/data" python3 tests/stat_diff.py 
 count "report = perf report --stdio on tests/data (workload entries, 0.01%)" python3 tests/report_diff.py build/perfdata tests/data
 count "collapse = folding of perf script's callchains" python3 tests/collapse_diff.py build/perfdata tests/data
 count "report and collapse under ASan+UBSan on tests/data" sh -c "python3 tests/report_diff.py build/asan/perfdata tests/data && python3 tests/collapse_diff.py build/asan/perfdata tests/data && for f in tests/data/*.data; do build/asan/perfdata collapse --kernel \$f > /dev/null || exit 1; build/asan/perfdata stat --csv $B \$f > /dev/null || exit 1; done"
+count "cut files: every command reads up to the cut, dump prints the whole records (ASan build)" python3 tests/cut_test.py build/asan/perfdata tests/data/*.data
 count "info = perf report --header-only -I on tests/data fixtures" python3 tests/info_diff.py build/perfdata tests/data
 count "info = perf report --header-only -I (ASan build)" python3 tests/info_diff.py build/asan/perfdata tests/data
 if [ -d "$CORPUS" ]; then
