@@ -531,9 +531,9 @@ int pd_cmd_info(int argc, char **argv) {
     printf("# header version : 1\n");
     if (f->flags & PERFDATA_FILE_PIPE) {
         printf("# data offset    : 0\n# data size      : 0\n# feat offset    : 0\n# ========\n#\n");
-        i = pd_session_walk(&s, walk_pipe_features, &c);
+        int rc = pd_session_walk(&s, walk_pipe_features, &c);
         pd_session_close(&s);
-        return i == 3 ? 3 : 0; /* a cut stream: what came before it is printed */
+        return rc == 3 ? 3 : 0; /* a cut stream: what came before it is printed */
     }
     /* the sizes the header declares, also of a cut file */
     printf("# data offset    : %llu\n# data size      : %llu\n# feat offset    : %llu\n", (U64)f->data.offset,
