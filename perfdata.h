@@ -87,8 +87,8 @@
  *   header, the attr table or the id arrays fails perfdata_open() with
  *   ERR_TRUNCATED (err.offset = the cut, err.needed = the bytes missing):
  *   perf refuses such a file too, and writes all of them before the data, so
- *   no record is lost. A section starting past the end of the buffer (in a
- *   file not otherwise cut), or whose end overflows, is ERR_MALFORMED.
+ *   no record is lost. A section outside the buffer that no cut explains
+ *   (not where perf puts it, or whose end overflows) is ERR_MALFORMED.
  *
  * BYTE ORDER
  *   Files of either byte order are read on hosts of either byte order, 32- or
@@ -2217,8 +2217,6 @@ PERFDATA__COLD perfdata_status perfdata__stop(perfdata_cursor *c, perfdata_statu
     return st;
 }
 
-/* The cold ends of perfdata_next_record: a stopped cursor, the end, a
-   short header. */
 /* The end of a cut range: TRUNCATED at the cut, whether or not a partial
    record (of type `type`, 0 if unknown) lies before it. */
 PERFDATA__COLD perfdata_status perfdata__stop_cut(perfdata_cursor *c, perfdata_error *err, uint32_t type) {
@@ -2229,6 +2227,9 @@ PERFDATA__COLD perfdata_status perfdata__stop_cut(perfdata_cursor *c, perfdata_e
     if (err) *err = c->error;
     return PERFDATA_ERR_TRUNCATED;
 }
+
+/* The cold ends of perfdata_next_record: a stopped cursor, the end (or the
+   cut), a short header. */
 
 PERFDATA__COLD perfdata_status perfdata__next_stopped(perfdata_cursor *c, perfdata_error *err, size_t left,
                                                          uint64_t off) {
