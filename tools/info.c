@@ -507,7 +507,7 @@ int pd_cmd_info(int argc, char **argv) {
     struct stat st;
     time_t mtime = 0;
     unsigned feat;
-    int i, show_header = 0;
+    int i, rc, show_header = 0;
     unsigned cut = 0;               /* features cut off, by bit */
     const char *path = NULL;
     for (i = 1; i < argc; i++) {
@@ -531,13 +531,13 @@ int pd_cmd_info(int argc, char **argv) {
     printf("# header version : 1\n");
     if (f->flags & PERFDATA_FILE_PIPE) {
         printf("# data offset    : 0\n# data size      : 0\n# feat offset    : 0\n# ========\n#\n");
-        int rc = pd_session_walk(&s, walk_pipe_features, &c);
+        rc = pd_session_walk(&s, walk_pipe_features, &c);
         pd_session_close(&s);
         return rc == 3 ? 3 : 0; /* a cut stream: what came before it is printed */
     }
     /* the sizes the header declares, also of a cut file */
     printf("# data offset    : %llu\n# data size      : %llu\n# feat offset    : %llu\n", (U64)f->data.offset,
-           (U64)(f->data.size + f->data_missing), (U64)f->feature_index.offset);
+           (U64)f->data.size + f->data_missing, (U64)f->feature_index.offset);
     for (feat = 1; feat < 32; feat++) {
         perfdata_view sec;
         if (perfdata_has_feature(f, feat) && perfdata_feature_section(f, feat, &sec, NULL) == PERFDATA_OK)
