@@ -76,6 +76,19 @@
  *   body is malformed gives an error from its decoder; iteration goes on. A
  *   record size below 8, or one running past the end, ends iteration with an
  *   error (never a loop). perfdata_next_record() returns PERFDATA_END at the end.
+ *   A cut file (`head -c N perf.data`, a copy interrupted) is read as far as
+ *   it goes, as perf reads it. When the buffer ends inside the data section,
+ *   the feature index or a feature section, perfdata_open() succeeds and sets
+ *   PERFDATA_FILE_CUT (data.size is clamped, data_missing says how much is
+ *   gone); the cursor yields every whole record before the cut, then returns
+ *   PERFDATA_ERR_TRUNCATED with err.offset = the cut and err.needed = the
+ *   bytes of the data section missing, also when the cut falls between two
+ *   records; a feature cut off gives ERR_TRUNCATED. A cut inside the file
+ *   header, the attr table or the id arrays fails perfdata_open() with
+ *   ERR_TRUNCATED (err.offset = the cut, err.needed = the bytes missing):
+ *   perf refuses such a file too, and writes all of them before the data, so
+ *   no record is lost. A section outside the buffer that no cut explains
+ *   (not where perf puts it, or whose end overflows) is ERR_MALFORMED.
  *
  * BYTE ORDER
  *   Files of either byte order are read on hosts of either byte order, 32- or
@@ -467,6 +480,13 @@ typedef struct perfdata_section {
                                              cursor yields no records */
 #define PERFDATA_FILE_IDS_AMBIGUOUS 8u    /* several events whose id positions
                                              differ; records go to event 0 */
+#define PERFDATA_FILE_CUT 16u             /* the buffer ends before the data
+                                             section, the feature index or a
+                                             feature section does (a copy
+                                             interrupted): data.size is
+                                             clamped to what is there, the
+                                             cursor yields the whole records
+                                             and ends with ERR_TRUNCATED */
 
 typedef struct perfdata_file {
     perfdata_view buffer;
@@ -474,7 +494,11 @@ typedef struct perfdata_file {
     uint64_t header_size;           /* 104 (or 72), 16 in pipe mode */
     uint64_t attr_size;             /* header's attr_size */
     perfdata_section attrs;
-    perfdata_section data;
+    perfdata_section data;          /* clamped to the buffer in a cut file */
+    uint64_t data_missing;          /* PERFDATA_FILE_CUT: bytes of the data
+                                       section the header declares past the
+                                       end of the buffer (the declared size
+                                       is data.size + data_missing), else 0 */
     perfdata_section event_types;
     uint64_t features[4];           /* feature bitmap, host order */
     perfdata_view feature_index;    /* {offset,size} per set bit */
@@ -502,9 +526,11 @@ PERFDATA_API perfdata_status perfdata_count_events(const void *data, size_t size
 
 /* Feature bitmap and sections (file mode). */
 PERFDATA_API int perfdata_has_feature(const perfdata_file *f, unsigned feature);
-/* The section of a present feature. ERR_TRUNCATED: the feature index itself
-   is cut off; ERR_MALFORMED: the section lies outside the file (then
-   section->offset still holds the offset the index gives, n is 0). */
+/* The section of a present feature. ERR_TRUNCATED: the feature index slot
+   or (in a PERFDATA_FILE_CUT file) the section is cut off, err.needed = the
+   bytes past the end of the buffer; ERR_MALFORMED: the section lies outside
+   a file that is not cut (then section->offset still holds the offset the
+   index gives, n is 0). */
 PERFDATA_API perfdata_status perfdata_feature_section(const perfdata_file *f, unsigned feature,
                                                       perfdata_view *section, perfdata_error *err);
 /* A string feature (HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID):
@@ -545,6 +571,9 @@ typedef struct perfdata_cursor {
     int update_events;      /* apply EVENT_UPDATE names and pipe EVENT_DESC */
     perfdata_status stopped; /* OK while walking, else END or the error */
     perfdata_error error;
+    uint64_t missing;       /* bytes known to be cut off after the range (a
+                               cut file's data section): its end is then
+                               ERR_TRUNCATED, not END */
 } perfdata_cursor;
 
 /* The data section of a file, or the stream of a pipe. */
@@ -584,7 +613,8 @@ PERFDATA_API long perfdata_record_event(const perfdata_file *f, const perfdata_r
    out of order (perf's own assumption); if a round needs more,
    perfdata_ordered_next() fails with PERFDATA_ERR_NO_SPACE (err.needed = the
    size now needed), nothing is lost, and after perfdata_ordered_grow() the
-   same call can be made again. */
+   same call can be made again. An error that ends the cursor (a cut file's
+   ERR_TRUNCATED) is returned after the queued records have been released. */
 typedef struct perfdata_order_entry {
     uint64_t time;
     uint64_t seq;                 /* arrival order, breaks ties */
@@ -1817,14 +1847,23 @@ PERFDATA__PRIVATE void perfdata__read_feature_bits(perfdata_file *f, const unsig
     f->features[0] = 1ull << PERFDATA_FEAT_BUILD_ID;
 }
 
-PERFDATA__PRIVATE perfdata_status perfdata__read_section(perfdata__rd *r, perfdata_section *s, uint64_t len,
-                                                         const char *what, perfdata_error *err) {
-    uint64_t at = r->pos;
+/* A range that starts inside a buffer of len bytes (or at its end) and runs
+   past it without overflowing: what a cut file looks like. */
+PERFDATA__PRIVATE int perfdata__cut_off(uint64_t len, uint64_t off, uint64_t n) {
+    return off <= len && n > len - off && n <= (uint64_t)-1 - off;
+}
+
+/* TRUNCATED at the cut (the end of the buffer), with the bytes missing. */
+PERFDATA__COLD perfdata_status perfdata__fail_cut(perfdata_error *err, uint64_t len, uint64_t end,
+                                                  const char *msg) {
+    perfdata__fail(err, PERFDATA_ERR_TRUNCATED, len, 0, msg);
+    if (err) err->needed = end - len;
+    return PERFDATA_ERR_TRUNCATED;
+}
+
+PERFDATA__PRIVATE void perfdata__read_section(perfdata__rd *r, perfdata_section *s) {
     s->offset = perfdata__rd64(r);
     s->size = perfdata__rd64(r);
-    if (!perfdata__fits(len, s->offset, s->size))
-        return perfdata__fail(err, PERFDATA_ERR_MALFORMED, at, 0, what);
-    return PERFDATA_OK;
 }
 
 /* File mode: each attr entry is perf_event_attr (attr.size bytes) followed by
@@ -1871,7 +1910,6 @@ PERFDATA__PRIVATE perfdata_status perfdata__read_attrs(perfdata_file *f, size_t 
 
 PERFDATA__PRIVATE perfdata_status perfdata__open_file_mode(perfdata_file *f, size_t *count_only, perfdata_error *err) {
     perfdata__rd r = perfdata__rd_view(f->buffer, (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
-    perfdata_status st;
     uint64_t n = f->buffer.n, nfeat = 0;
     unsigned i;
     r.pos = 8;
@@ -1880,11 +1918,21 @@ PERFDATA__PRIVATE perfdata_status perfdata__open_file_mode(perfdata_file *f, siz
     if (r.overrun) return perfdata__fail(err, PERFDATA_ERR_TRUNCATED, 0, 0, PERFDATA__MSG("file header truncated"));
     if (f->header_size != 104 && f->header_size != 72)
         return perfdata__fail(err, PERFDATA_ERR_MALFORMED, 8, 0, PERFDATA__MSG("unknown file header size"));
-    if (n < f->header_size) return perfdata__fail(err, PERFDATA_ERR_TRUNCATED, 0, 0, PERFDATA__MSG("file header truncated"));
+    if (n < f->header_size) return perfdata__fail_cut(err, n, f->header_size, PERFDATA__MSG("file header truncated"));
     if (f->attr_size == 0)
         return perfdata__fail(err, PERFDATA_ERR_MALFORMED, 16, 0, PERFDATA__MSG("attr_size is 0"));
-    if ((st = perfdata__read_section(&r, &f->attrs, n, PERFDATA__MSG("attr section out of bounds"), err)) != PERFDATA_OK) return st;
-    if ((st = perfdata__read_section(&r, &f->data, n, PERFDATA__MSG("data section out of bounds"), err)) != PERFDATA_OK) return st;
+    perfdata__read_section(&r, &f->attrs);
+    perfdata__read_section(&r, &f->data);
+    /* A file cut before its data section, inside the id arrays and attr
+       table perf writes first, is refused (as perf does); a cut data
+       section is read up to the cut. */
+    if (n < f->data.offset && f->data.size <= (uint64_t)-1 - f->data.offset && f->attrs.offset <= f->data.offset &&
+        f->attrs.size <= f->data.offset - f->attrs.offset)
+        return perfdata__fail_cut(err, n, f->data.offset, PERFDATA__MSG("the file is cut off before its data section"));
+    if (!perfdata__fits(n, f->attrs.offset, f->attrs.size))
+        return perfdata__fail(err, PERFDATA_ERR_MALFORMED, 24, 0, PERFDATA__MSG("attr section out of bounds"));
+    if (!perfdata__fits(n, f->data.offset, f->data.size) && !perfdata__cut_off(n, f->data.offset, f->data.size))
+        return perfdata__fail(err, PERFDATA_ERR_MALFORMED, 40, 0, PERFDATA__MSG("data section out of bounds"));
     /* event_types is legacy and ignored by perf; keep it, do not check it */
     f->event_types.offset = perfdata__rd64(&r);
     f->event_types.size = perfdata__rd64(&r);
@@ -1896,9 +1944,39 @@ PERFDATA__PRIVATE perfdata_status perfdata__open_file_mode(perfdata_file *f, siz
     f->feature_index.p = f->buffer.p;
     f->feature_index.n = 0;
     f->feature_index.offset = f->data.offset + f->data.size;
-    if (nfeat && perfdata__fits(n, f->feature_index.offset, nfeat * 16)) {
+    if (f->data.size > n - f->data.offset) { /* the data section is cut */
+        f->flags |= PERFDATA_FILE_CUT;
+        f->data_missing = f->data.size - (n - f->data.offset);
+        f->data.size = n - f->data.offset;
+    }
+    if (nfeat && f->feature_index.offset <= n) {
+        /* A cut index is no index (perf reads it whole or not at all; the
+           sections it lists follow it, so they are cut off too). Sections
+           laid out as perf writes them are a cut when one of them runs past
+           the end of the buffer: after the index (past the slots of bits
+           perf cleared while writing, at most 4 KiB), one after the other
+           in bit order. One that begins inside the buffer and runs past it,
+           after the index, is taken for a cut whatever the layout. Others
+           are left to be found malformed. */
+        uint64_t whole = nfeat, chain = 0;
+        int big = (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0, in_order = 1;
+        if (nfeat * 16 > n - f->feature_index.offset) {
+            f->flags |= PERFDATA_FILE_CUT;
+            whole = 0;
+        }
         f->feature_index.p = f->buffer.p + f->feature_index.offset;
-        f->feature_index.n = (size_t)(nfeat * 16);
+        f->feature_index.n = (size_t)(whole * 16);
+        for (i = 0; i < whole; i++) {
+            const unsigned char *slot = f->feature_index.p + 16 * i;
+            uint64_t off = perfdata__ld64(slot, big), size = perfdata__ld64(slot + 8, big);
+            int after_index = off >= f->feature_index.offset && off - f->feature_index.offset >= nfeat * 16;
+            if (after_index && perfdata__cut_off(n, off, size)) f->flags |= PERFDATA_FILE_CUT;
+            if (i == 0) in_order = after_index && off - f->feature_index.offset - nfeat * 16 <= 4096;
+            else in_order &= off == chain;
+            if (size > (uint64_t)-1 - off) in_order = 0;
+            else chain = off + size;
+        }
+        if (whole && in_order && chain > n) f->flags |= PERFDATA_FILE_CUT;
     }
     return perfdata__read_attrs(f, count_only, err);
 }
@@ -1942,6 +2020,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__open(perfdata_file *f, const void *d
     f->buffer.p = 0; f->buffer.n = 0; f->buffer.offset = 0;
     f->flags = 0; f->header_size = f->attr_size = 0;
     f->attrs.offset = f->attrs.size = f->data.offset = f->data.size = 0;
+    f->data_missing = 0;
     f->event_types.offset = f->event_types.size = 0;
     for (i = 0; i < 4; i++) f->features[i] = 0;
     f->feature_index = f->buffer;
@@ -2021,11 +2100,28 @@ PERFDATA_DEF perfdata_status perfdata_feature_section(const perfdata_file *f, un
     for (i = 0; i < feature; i++) slot += (unsigned)perfdata_has_feature(f, i);
     if ((uint64_t)slot * 16 + 16 > f->feature_index.n) {
         st = perfdata__fail(err, PERFDATA_ERR_TRUNCATED, f->feature_index.offset, 0, PERFDATA__MSG("feature index out of bounds"));
-        if (err) err->feature = feature;
+        if (err) {
+            /* the bytes of the index past the end of the buffer (it is
+               read whole or not at all) */
+            uint64_t nfeat = 0, have = 0;
+            for (i = 0; i < PERFDATA_FEAT_BITS; i++) nfeat += (uint64_t)perfdata_has_feature(f, i);
+            if (f->feature_index.offset <= f->buffer.n) have = f->buffer.n - f->feature_index.offset;
+            err->feature = feature;
+            if (nfeat * 16 > have) err->needed = nfeat * 16 - have;
+        }
         return st;
     }
     off = perfdata__ld64(f->feature_index.p + slot * 16, big);
     sz = perfdata__ld64(f->feature_index.p + slot * 16 + 8, big);
+    if ((f->flags & PERFDATA_FILE_CUT) && !perfdata__fits(f->buffer.n, off, sz) && sz <= (uint64_t)-1 - off) {
+        section->offset = off;
+        st = perfdata__fail(err, PERFDATA_ERR_TRUNCATED, off, 0, PERFDATA__MSG("feature section cut off"));
+        if (err) {
+            err->feature = feature;
+            err->needed = off + sz - f->buffer.n;
+        }
+        return st;
+    }
     if (!perfdata__fits(f->buffer.n, off, sz)) {
         section->offset = off; /* what the index says, for diagnostics */
         st = perfdata__fail(err, PERFDATA_ERR_MALFORMED, f->feature_index.offset + slot * 16, 0,
@@ -2073,6 +2169,7 @@ PERFDATA_DEF void perfdata_cursor_init_range(perfdata_cursor *c, const void *byt
     c->error.feature = 0;
     c->error.needed = 0;
     c->error.message = "";
+    c->missing = 0;
 }
 
 /* A cursor over the data section that registers nothing. */
@@ -2081,6 +2178,7 @@ PERFDATA__PRIVATE void perfdata__cursor_data(const perfdata_file *f, perfdata_cu
     if (f->flags & PERFDATA_FILE_DATA_SIZE_ZERO) n = 0;
     if (!perfdata__fits(f->buffer.n, off, n)) { off = 0; n = 0; }
     perfdata_cursor_init_range(c, f->buffer.p + off, (size_t)n, off, (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
+    if (!(f->flags & PERFDATA_FILE_DATA_SIZE_ZERO)) c->missing = f->data_missing;
 }
 
 PERFDATA_DEF void perfdata_cursor_init(perfdata_file *f, perfdata_cursor *c) {
@@ -2121,16 +2219,42 @@ PERFDATA__COLD perfdata_status perfdata__stop(perfdata_cursor *c, perfdata_statu
     return st;
 }
 
-/* The cold ends of perfdata_next_record: a stopped cursor, the end, a
-   short header. */
+/* The end of a cut range: TRUNCATED at the cut, whether or not a partial
+   record (of type `type`, 0 if unknown) lies before it. */
+PERFDATA__COLD perfdata_status perfdata__stop_cut(perfdata_cursor *c, perfdata_error *err, uint32_t type) {
+    perfdata__fail(&c->error, PERFDATA_ERR_TRUNCATED, c->range.offset + c->range.n, type,
+                   PERFDATA__MSG("the file is cut off inside the data section"));
+    c->error.needed = c->missing;
+    c->stopped = PERFDATA_ERR_TRUNCATED;
+    if (err) *err = c->error;
+    return PERFDATA_ERR_TRUNCATED;
+}
+
+/* The cold ends of perfdata_next_record: a stopped cursor, the end (or the
+   cut), a short header. */
+
 PERFDATA__COLD perfdata_status perfdata__next_stopped(perfdata_cursor *c, perfdata_error *err, size_t left,
                                                          uint64_t off) {
     if (c->stopped != PERFDATA_OK) {
         if (err) *err = c->error;
         return c->stopped;
     }
+    if (c->missing) return perfdata__stop_cut(c, err, 0);
     if (left == 0) return perfdata__stop(c, PERFDATA_END, err, off, 0, 0);
-    return perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, off, 0, PERFDATA__MSG("record header truncated"));
+    perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, off, 0, PERFDATA__MSG("record header truncated"));
+    c->error.needed = 8 - left;
+    if (err) err->needed = c->error.needed;
+    return PERFDATA_ERR_TRUNCATED;
+}
+
+/* A record running `short_by` bytes past the end of the range. */
+PERFDATA__COLD perfdata_status perfdata__next_short(perfdata_cursor *c, perfdata_error *err, uint32_t type,
+                                                    size_t short_by, uint64_t off) {
+    if (c->missing) return perfdata__stop_cut(c, err, type);
+    perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, off, type, PERFDATA__MSG("record runs past the end of the data"));
+    c->error.needed = short_by;
+    if (err) err->needed = short_by;
+    return PERFDATA_ERR_TRUNCATED;
 }
 
 /* What a user record needs beyond framing: the payload after TRACING_DATA
@@ -2141,9 +2265,14 @@ PERFDATA__COLD perfdata_status perfdata__next_user(perfdata_file *f, perfdata_cu
     uint64_t extra = 0;
     perfdata_status st = perfdata__extra_size(rec, &extra, &c->error);
     if (st != PERFDATA_OK) { c->stopped = st; if (err) *err = c->error; return st; }
-    if (extra > left - rec->size)
-        return perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, rec->offset, rec->type,
-                              PERFDATA__MSG("record payload runs past the end of the data"));
+    if (extra > left - rec->size) {
+        if (c->missing) return perfdata__stop_cut(c, err, rec->type);
+        perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, rec->offset, rec->type,
+                       PERFDATA__MSG("record payload runs past the end of the data"));
+        c->error.needed = extra - (left - rec->size);
+        if (err) err->needed = c->error.needed;
+        return PERFDATA_ERR_TRUNCATED;
+    }
     rec->extra.n = (size_t)extra;
     c->pos += (size_t)extra;
     if (c->register_attrs && rec->type == PERFDATA_RECORD_HEADER_ATTR) {
@@ -2175,8 +2304,7 @@ PERFDATA_DEF perfdata_status perfdata_next_record(perfdata_file *f, perfdata_cur
     size = rec->size;
     if (size < 8)
         return perfdata__stop(c, PERFDATA_ERR_MALFORMED, err, off, rec->type, PERFDATA__MSG("record size below 8"));
-    if (size > left)
-        return perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, off, rec->type, PERFDATA__MSG("record runs past the end of the data"));
+    if (size > left) return perfdata__next_short(c, err, rec->type, size - left, off);
     rec->bytes.p = p; rec->bytes.n = size; rec->bytes.offset = off;
     rec->body.p = p + 8; rec->body.n = size - 8; rec->body.offset = off + 8;
     rec->extra.p = p + size; rec->extra.n = 0; rec->extra.offset = off + size;
@@ -3235,7 +3363,14 @@ PERFDATA_DEF perfdata_status perfdata_ordered_next(perfdata_file *f, perfdata_or
         uint64_t t;
         if (o->flushing) {
             if (perfdata__order_release(o, rec)) return perfdata__ok(err);
-            if (o->flushing == 2) return perfdata__fail(err, PERFDATA_END, 0, 0, 0);
+            if (o->flushing == 2) {
+                /* the queue is empty: the error that ended the cursor, if one did */
+                if (o->cursor->stopped != PERFDATA_OK && o->cursor->stopped != PERFDATA_END) {
+                    if (err) *err = o->cursor->error;
+                    return o->cursor->stopped;
+                }
+                return perfdata__fail(err, PERFDATA_END, 0, 0, 0);
+            }
             o->flushing = 0;
         }
         if (o->draining) {

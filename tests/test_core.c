@@ -1689,6 +1689,160 @@ ORDER_TEST(open_data_size_zero) {
     wr_free(&d);
 }
 
+/* A file cut at every length after its header (a copy interrupted). Cut
+   before the data section (in the id arrays or the attr table): refused
+   with TRUNCATED at the cut, needed = the bytes up to the data. Cut later:
+   opened with PERFDATA_FILE_CUT, data.size clamped (data_missing the rest);
+   the cursor, plain and ordered, yields exactly the whole records before
+   the cut and ends with TRUNCATED at the cut (needed = the data bytes
+   missing), also when the cut falls between two records; a feature whose
+   section is whole is read, the others are TRUNCATED. */
+static void put_header_only(wr *w, uint32_t type, uint16_t size);
+ORDER_TEST(open_cut) {
+    tevent ev = decoder_event();
+    tsid tr = std_trailer();
+    wr d;
+    blob full;
+    file_opts o = default_opts();
+    perfdata_file f;
+    perfdata_event events[2];
+    perfdata_error err;
+    perfdata_view host, v;
+    uint64_t data_off, data_end, ends[3];
+    size_t n, i, bad_n = 0;
+    unsigned long wrong = 0;
+    wr_init(&d, big);
+    put_comm(&d, &ev.attr, 1, 2, "a", &tr);
+    ends[0] = d.n;
+    put_comm(&d, &ev.attr, 3, 4, "bbbbbbbbbbbb", &tr);
+    ends[1] = d.n;
+    put_header_only(&d, PERFDATA_RECORD_FINISHED_ROUND, 8);
+    ends[2] = d.n;
+    full = build_file(big, &ev, 1, &d, &o);
+    if (!CHECK_EQ_U64(perfdata_open(&f, full.p, full.n, events, 2, &err), PERFDATA_OK)) return;
+    CHECK_EQ_U64(f.flags & PERFDATA_FILE_CUT, 0);
+    CHECK_EQ_U64(f.data_missing, 0);
+    CHECK_EQ_U64(perfdata_feature_section(&f, PERFDATA_FEAT_HOSTNAME, &host, &err), PERFDATA_OK);
+    data_off = f.data.offset;
+    data_end = data_off + f.data.size;
+    for (i = 0; i < 3; i++) ends[i] += data_off;
+    for (n = 104; n < full.n; n++) {
+        blob cut = blob_copy(full.p, n);
+        perfdata_cursor c;
+        perfdata_ordered ord;
+        perfdata_order_entry window[8];
+        perfdata_record rec;
+        perfdata_status st = perfdata_open(&f, cut.p, cut.n, events, 2, &err);
+        size_t whole = 0, got = 0, got_ordered = 0, count = 9;
+        int ok = 1;
+        uint64_t have = n < data_end ? n : data_end;
+        for (i = 0; i < 3; i++) whole += ends[i] <= n;
+        if (n < data_off) {
+            ok = st == PERFDATA_ERR_TRUNCATED && err.offset == n && err.needed == data_off - n &&
+                 perfdata_count_events(cut.p, cut.n, &count, &err) == PERFDATA_ERR_TRUNCATED;
+        } else if (st != PERFDATA_OK) {
+            ok = 0;
+        } else {
+            ok = (f.flags & PERFDATA_FILE_CUT) && f.data.size == have - data_off && f.data_missing == data_end - have &&
+                 f.nr_events == 1 && perfdata_count_events(cut.p, cut.n, &count, &err) == PERFDATA_OK && count == 1;
+            perfdata_cursor_init(&f, &c);
+            while ((st = perfdata_next_record(&f, &c, &rec, &err)) == PERFDATA_OK)
+                ok &= rec.offset + rec.size == ends[got++];
+            if (n >= data_end) ok &= st == PERFDATA_END;
+            else ok &= st == PERFDATA_ERR_TRUNCATED && err.offset == n && err.needed == data_end - n &&
+                       perfdata_next_record(&f, &c, &rec, &err) == PERFDATA_ERR_TRUNCATED && err.offset == n;
+            ok &= got == whole;
+            perfdata_cursor_init(&f, &c);
+            perfdata_ordered_init(&ord, &c, window, 8);
+            while ((st = perfdata_ordered_next(&f, &ord, &rec, &err)) == PERFDATA_OK) got_ordered++;
+            ok &= got_ordered == whole && st == (n >= data_end ? PERFDATA_END : PERFDATA_ERR_TRUNCATED);
+            /* HOSTNAME is read when it is whole; a feature cut off is TRUNCATED */
+            st = perfdata_feature_section(&f, PERFDATA_FEAT_HOSTNAME, &v, &err);
+            if (host.offset + host.n <= n) ok &= st == PERFDATA_OK && v.n == host.n;
+            else ok &= st == PERFDATA_ERR_TRUNCATED && err.feature == PERFDATA_FEAT_HOSTNAME && err.needed > 0;
+            ok &= perfdata_feature_section(&f, TEST_FEAT_UNKNOWN2, &v, &err) == PERFDATA_ERR_TRUNCATED && v.n == 0;
+        }
+        if (!ok && !wrong++) bad_n = n;
+        free(cut.p);
+    }
+    CHECK_EQ_U64(wrong, 0);
+    CHECK_EQ_U64(bad_n, 0); /* the first length that went wrong */
+
+    /* a cut on a record boundary inside the declared data: TRUNCATED, not END */
+    if (CHECK_EQ_U64(perfdata_open(&f, full.p, (size_t)ends[0], events, 2, &err), PERFDATA_OK)) {
+        perfdata_cursor c;
+        perfdata_record rec;
+        perfdata_cursor_init(&f, &c);
+        CHECK_EQ_U64(perfdata_next_record(&f, &c, &rec, &err), PERFDATA_OK);
+        CHECK_EQ_U64(perfdata_next_record(&f, &c, &rec, &err), PERFDATA_ERR_TRUNCATED);
+        CHECK_EQ_U64(err.offset, ends[0]);
+        CHECK_EQ_U64(err.needed, data_end - ends[0]);
+        CHECK_EQ_U64(err.record_type, 0);
+        CHECK_EQ_U64(f.data_missing, data_end - ends[0]);
+    }
+    /* inside a record: the record's type is named, the offset is the cut */
+    if (CHECK_EQ_U64(perfdata_open(&f, full.p, (size_t)ends[0] + 9, events, 2, &err), PERFDATA_OK)) {
+        perfdata_cursor c;
+        perfdata_record rec;
+        perfdata_cursor_init(&f, &c);
+        CHECK_EQ_U64(perfdata_next_record(&f, &c, &rec, &err), PERFDATA_OK);
+        CHECK_EQ_U64(perfdata_next_record(&f, &c, &rec, &err), PERFDATA_ERR_TRUNCATED);
+        CHECK_EQ_U64(err.offset, ends[0] + 9);
+        CHECK_EQ_U64(err.record_type, PERFDATA_RECORD_COMM);
+    }
+    /* the file header itself cut: an error */
+    CHECK_EQ_U64(perfdata_open(&f, full.p, 100, events, 2, &err), PERFDATA_ERR_TRUNCATED);
+    CHECK_EQ_U64(err.needed, 4);
+    free(full.p);
+    wr_free(&d);
+}
+
+/* Not cut but malformed: a data section whose end overflows, and in a whole
+   file a feature section outside it, stay MALFORMED; so does an
+   overflowing feature section of a cut file. */
+ORDER_TEST(open_malformed_not_cut) {
+    tevent ev = decoder_event();
+    tsid tr = std_trailer();
+    wr d, w;
+    blob img;
+    file_opts o = default_opts();
+    perfdata_file f;
+    perfdata_event events[2];
+    perfdata_error err;
+    perfdata_view v;
+    uint64_t index_off;
+    wr_init(&d, big);
+    put_comm(&d, &ev.attr, 1, 2, "a", &tr);
+    img = build_file(big, &ev, 1, &d, &o);
+    wr_init(&w, big);
+    if (!CHECK_EQ_U64(perfdata_open(&f, img.p, img.n, events, 2, &err), PERFDATA_OK)) return;
+    index_off = f.feature_index.offset;
+    /* HOSTNAME is the second slot: point it far past the end */
+    put64(&w, 0x1818181818181818ull);
+    memcpy(img.p + index_off + 16, w.buf, 8);
+    CHECK_EQ_U64(perfdata_open(&f, img.p, img.n, events, 2, &err), PERFDATA_OK);
+    CHECK_EQ_U64(f.flags & PERFDATA_FILE_CUT, 0);
+    CHECK_EQ_U64(perfdata_feature_section(&f, PERFDATA_FEAT_HOSTNAME, &v, &err), PERFDATA_ERR_MALFORMED);
+    CHECK_EQ_U64(v.offset, 0x1818181818181818ull);
+    /* cut inside OSRELEASE: the file is cut, HOSTNAME's overflowing range is still MALFORMED */
+    w.n = 0;
+    put64(&w, ~0ull);
+    memcpy(img.p + index_off + 24, w.buf, 8);
+    CHECK_EQ_U64(perfdata_open(&f, img.p, img.n - 20, events, 2, &err), PERFDATA_OK);
+    CHECK_EQ_U64(f.flags & PERFDATA_FILE_CUT, PERFDATA_FILE_CUT);
+    CHECK_EQ_U64(perfdata_feature_section(&f, PERFDATA_FEAT_HOSTNAME, &v, &err), PERFDATA_ERR_MALFORMED);
+    CHECK_EQ_U64(perfdata_feature_section(&f, TEST_FEAT_UNKNOWN2, &v, &err), PERFDATA_ERR_TRUNCATED);
+    /* a data size whose end overflows */
+    w.n = 0;
+    put64(&w, ~0ull - 8);
+    memcpy(img.p + 48, w.buf, 8);
+    CHECK_EQ_U64(perfdata_open(&f, img.p, img.n, events, 2, &err), PERFDATA_ERR_MALFORMED);
+    CHECK_EQ_U64(err.offset, 40);
+    wr_free(&w);
+    free(img.p);
+    wr_free(&d);
+}
+
 /* The feature bitmap, the index slot per set bit (an unknown bit included)
    and string features. */
 ORDER_TEST(features) {
@@ -3749,6 +3903,8 @@ int main(int argc, char **argv) {
     RUN_TEST(open_attr_sizes);
     RUN_TEST(open_bad_headers);
     RUN_TEST(open_data_size_zero);
+    RUN_TEST(open_cut);
+    RUN_TEST(open_malformed_not_cut);
     RUN_TEST(features);
     RUN_TEST(attr_flags_big_endian);
     RUN_TEST(iter_size_below_8);

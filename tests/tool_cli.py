@@ -167,6 +167,24 @@ def main():
     check('dump --type', rc == 0 and kinds == {'SAMPLE', 'COMM'}, str(kinds))
     rc, out, err = run([tool, 'dump', '--raw', 'tests/data/plain.data'])
     check('dump --raw', rc == 0 and '. ... raw event: size 80 bytes' in out and '.  0000:  45 00 00 00' in out, err)
+    # THREAD_MAP as perf 6.1 prints it (thread_map__fprintf): "thread" for
+    # one, "threads" and ", " for several, each pid as a 32-bit pid_t; the
+    # expected lines are perf report -D's on the same streams
+    for pids, want in (([7404], 'nr: 1 thread: 7404'), ([], 'nr: 0 thread: '),
+                       ([7404, 0xffffffff, 12, 2**31 + 5, 99999, 1, 42],
+                        'nr: 7 threads: 7404, -1, 12, -2147483643, 99999, 1, 42')):
+        out_stream, pos = bytearray(pipe[:16]), 16
+        while pos + 8 <= len(pipe):
+            typ, misc, size = struct.unpack_from('<IHH', pipe, pos)
+            rec = pipe[pos:pos + size]
+            if typ == 73:
+                body = struct.pack('<Q', len(pids)) + b''.join(struct.pack('<Q', p) + b'comm'.ljust(16, b'\0') for p in pids)
+                rec = struct.pack('<IHH', 73, misc, 8 + len(body)) + body
+            out_stream += rec
+            pos += size
+        rc, out, err = run([tool, 'dump', '-'], stdin=bytes(out_stream))
+        line = next((l for l in out.split('\n') if 'PERF_RECORD_THREAD_MAP' in l), '')
+        check(f'THREAD_MAP of {len(pids)} threads as perf prints it', rc == 0 and line.endswith('PERF_RECORD_THREAD_MAP ' + want), line)
     rc, out, err = run([tool, 'dump', '--header', 'tests/data/plain.data'])
     check('dump --header', rc == 0 and out.startswith('# mode: file, byte order: little-endian'), out[:100])
     rc, out, err = run([tool, 'info', 'tests/data/two-events.data'])

@@ -364,8 +364,13 @@ static void print_body(dump_ctx *d, const perfdata_record *rec, const perfdata_s
     case PERFDATA_RECORD_THREAD_MAP: {
         perfdata_thread_map m;
         if (perfdata_decode_thread_map(f, rec, &m, &err) != PERFDATA_OK) break;
-        printf(" nr: %llu thread: ", (U64)m.nr);
-        for (i = 0; i < m.nr; i++) printf("%s%lld", i ? "," : "", (long long)perfdata_thread_map_at(&m, i).pid);
+        /* as perf's thread_map__fprintf: "thread" or "threads", and each pid
+           as the pid_t (32-bit int) perf keeps */
+        printf(" nr: %llu thread%s: ", (U64)m.nr, m.nr > 1 ? "s" : "");
+        for (i = 0; i < m.nr; i++) {
+            uint32_t pid = (uint32_t)perfdata_thread_map_at(&m, i).pid;
+            printf("%s%lld", i ? ", " : "", pid >= 0x80000000u ? (long long)pid - 0x100000000ll : (long long)pid);
+        }
         printf("\n: unhandled!\n");
         return;
     }

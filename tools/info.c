@@ -526,6 +526,7 @@ int pd_cmd_info(int argc, char **argv) {
     time_t mtime = 0;
     unsigned feat;
     int rc, show_header = 0;
+    unsigned cut = 0;               /* features cut off, by bit */
     const char *path = NULL;
     if ((rc = pd_opts_parse(&pd_info_command, argc, argv, info_option, &show_header, &path)) >= 0) return rc;
     if (pd_session_open(&s, path) != 0) return 1;
@@ -549,8 +550,9 @@ int pd_cmd_info(int argc, char **argv) {
         pd_session_close(&s);
         return rc;
     }
+    /* the sizes the header declares, also of a cut file */
     printf("# data offset    : %llu\n# data size      : %llu\n# feat offset    : %llu\n", (U64)f->data.offset,
-           (U64)f->data.size, (U64)f->data.offset + f->data.size);
+           (U64)f->data.size + f->data_missing, (U64)f->feature_index.offset);
     for (feat = 1; feat < 32; feat++) {
         perfdata_view sec;
         if (perfdata_has_feature(f, feat) && perfdata_feature_section(f, feat, &sec, NULL) == PERFDATA_OK)
@@ -561,6 +563,10 @@ int pd_cmd_info(int argc, char **argv) {
         perfdata_error err;
         if (!perfdata_has_feature(f, feat)) continue;
         if (perfdata_feature_section(f, feat, &sec, &err) != PERFDATA_OK) {
+            if (f->flags & PERFDATA_FILE_CUT) { /* named below, all in one line */
+                cut |= 1u << feat;
+                continue;
+            }
             fprintf(stderr, "perfdata: %s: feature %s: %s\n", path, perfdata_feature_name(feat), err.message);
             s.partial = 1;
             /* Like perf: an unreadable feature index prints no feature; a
@@ -576,6 +582,18 @@ int pd_cmd_info(int argc, char **argv) {
     for (feat = 1; feat < 32; feat++)
         if (!perfdata_has_feature(f, feat)) printf("%s ", perfdata_feature_name(feat));
     printf("\n# ========\n#\n");
+    if (f->flags & PERFDATA_FILE_CUT) {
+        fflush(stdout);
+        fprintf(stderr, "perfdata: %s: the file is cut at offset 0x%llx", path, (U64)f->buffer.n);
+        if (f->data_missing) fprintf(stderr, ", %llu bytes of the data section missing", (U64)f->data_missing);
+        if (cut) {
+            fprintf(stderr, "; features cut off:");
+            for (feat = 1; feat < 32; feat++)
+                if (cut & (1u << feat)) fprintf(stderr, " %s", perfdata_feature_name(feat));
+        }
+        fprintf(stderr, "\n");
+        s.partial = 1;
+    }
     rc = pd_session_finish(&s, PD_EXIT_OK);
     pd_session_close(&s);
     return rc;

@@ -290,14 +290,30 @@ static void refresh_id_index(pd_session *s) {
     perfdata_set_id_index(&s->file, s->ids, need * 2, NULL);
 }
 
-/* The cursor stopped on an error: where, and how far the command got. */
+/* The cursor stopped on an error: where, and how far the command got.
+   PARTIAL when records came before it or the input is cut; ERROR when
+   nothing could be read. */
 static int stopped(pd_session *s, const char *name, const perfdata_error *err) {
     fprintf(stderr, "perfdata: %s: %s (%s) at offset 0x%llx", name, err->message, perfdata_status_name(err->code),
             (unsigned long long)err->offset);
     if (err->record_type) fprintf(stderr, ", record type %u", err->record_type);
     if (err->code == PERFDATA_ERR_TRUNCATED && err->needed)
         fprintf(stderr, ", %llu bytes missing", (unsigned long long)err->needed);
+    if (!s->records && err->code != PERFDATA_ERR_TRUNCATED) {
+        fprintf(stderr, "; no record could be read\n");
+        return PD_EXIT_ERROR;
+    }
     fprintf(stderr, "; the records stop there: %llu read before it\n", (unsigned long long)s->records);
+    s->partial = 1;
+    return PD_EXIT_PARTIAL;
+}
+
+/* Every record was read, but the file is cut after its data section (the
+   feature sections are missing): a partial result. */
+static int walk_ended(pd_session *s, int rc) {
+    if (rc != 0 || !(s->file.flags & PERFDATA_FILE_CUT)) return rc;
+    fprintf(stderr, "perfdata: %s: the file is cut at offset 0x%llx, after its data section: every record was "
+                    "processed, the feature sections are missing\n", s->path, (unsigned long long)s->file.buffer.n);
     s->partial = 1;
     return PD_EXIT_PARTIAL;
 }
@@ -380,7 +396,7 @@ int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx) {
         inflate_start(s, &c, 0, NULL);
         rc |= walk_cursor(s, m, &c, m->path, fn, ctx);
     }
-    return rc;
+    return walk_ended(s, rc);
 }
 
 void pd_print_header(pd_session *s) {
@@ -498,5 +514,5 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
     }
     s->ordering = 0;
     free(window);
-    return rc;
+    return walk_ended(s, rc);
 }
