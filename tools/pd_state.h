@@ -17,7 +17,7 @@ typedef struct pd_map_entry {
     const char *name;          /* interned */
     unsigned char build_id[20];
     int build_id_size;
-    uint32_t prot;
+    uint32_t prot;             /* PROT_* (MMAP records: PROT_EXEC unless data) */
 } pd_map_entry;
 
 typedef struct pd_maps {       /* sorted by start, non-overlapping */

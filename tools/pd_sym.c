@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/utsname.h>
 
 typedef struct pd_dso {
@@ -55,6 +56,13 @@ static int is_pseudo(const char *name) {
            !strncmp(name, "/memfd:", 7) || !strcmp(name, "");
 }
 
+/* Memory without a file behind it, as perf's is_anon_memory and
+   is_no_dso_memory. */
+static int is_anon(const char *name) {
+    return !strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) || !strncmp(name, "/anon_hugepage", 14) ||
+           !strncmp(name, "[stack", 6) || !strncmp(name, "/SYSV", 5) || !strcmp(name, "[heap]");
+}
+
 /* The build id the BUILD_ID feature recorded for a file name. */
 static void recorded_build_id(pd_symbolizer *s, const char *name, const unsigned char **bid, size_t *len) {
     perfdata_view sec;
@@ -96,6 +104,31 @@ static size_t dso_slot(const pd_symbolizer *s, const char *name) {
     return i;
 }
 
+/* perf reads a [vdso] mapping's symbols from its own process's vdso (the
+   image the kernel maps into every process), unless the profile recorded
+   a different build id for it. */
+static pd_elf *own_vdso(const unsigned char *bid, size_t bid_len) {
+    const void *p = (const void *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
+    unsigned long long lo, hi;
+    char line[512];
+    size_t size = 0;
+    pd_elf *elf;
+    FILE *fp;
+    const pd_elf_info *info;
+    if (!p || !(fp = fopen("/proc/self/maps", "r"))) return NULL;
+    while (fgets(line, sizeof line, fp))
+        if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &lo, &hi) == 2 && lo == (uintptr_t)p && hi > lo)
+            size = (size_t)(hi - lo);
+    fclose(fp);
+    if (!size || pd_elf_open_mem(p, size, &elf, NULL) != PD_ELF_OK) return NULL;
+    info = pd_elf_get_info(elf);
+    if (bid && (info->build_id_size != bid_len || memcmp(info->build_id, bid, bid_len))) {
+        pd_elf_close(elf);
+        return NULL;
+    }
+    return elf;
+}
+
 static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
     size_t i;
     pd_dso *d;
@@ -122,6 +155,13 @@ static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
     d->name = m->name;
     d->elf = d->symelf = NULL;
     d->short_name = basename_of(m->name);
+    if (!strcmp(m->name, "[vdso]")) {
+        const unsigned char *bid = m->build_id_size ? m->build_id : NULL;
+        size_t bid_len = (size_t)m->build_id_size;
+        if (!bid) recorded_build_id(s, m->name, &bid, &bid_len);
+        d->elf = d->symelf = own_vdso(bid, bid_len);
+        return d;
+    }
     if (is_pseudo(m->name)) return d;
     {
         const unsigned char *bid = m->build_id_size ? m->build_id : NULL;
@@ -160,7 +200,7 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
     if (!m) {
         const pd_state_ksym *k = out->kernel ? pd_state_find_ksym(st, ip) : NULL;
         out->dso = "[unknown]";
-        if (k) { out->dso = "[bpf_prog]"; out->sym = k->name; }
+        if (k) { out->dso = "[bpf_prog]"; out->sym = k->name; out->sym_start = k->addr; }
         return;
     }
     out->dso_path = m->name;
@@ -170,7 +210,18 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
         out->dso = !strncmp(m->name, "[kernel.kallsyms]", 17) ? "[kernel.kallsyms]" : basename_of(m->name);
         if (!s->kallsyms_tried) load_kallsyms(s);
         k = s->kallsyms ? pd_kallsyms_lookup(s->kallsyms, ip) : NULL;
-        if (k) out->sym = k->name;
+        if (k) { out->sym = k->name; out->sym_start = k->addr; }
+        return;
+    }
+    if (is_anon(m->name)) {
+        /* perf: anonymous memory maps addresses as they are; executable,
+           it is the JIT map /tmp/perf-PID.map, shown as [JIT] tid PID */
+        char jit[48];
+        out->dso = basename_of(m->name);
+        if (m->prot & 4) {
+            snprintf(jit, sizeof jit, "[JIT] tid %d", (int)(t ? t->pid : -1));
+            out->dso = pd_state_intern(st, jit, strlen(jit));
+        }
         return;
     }
     {
@@ -183,6 +234,7 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
             (sym = pd_elf_lookup(d->symelf, vaddr)) != NULL) {
             out->sym = sym->name;
             out->src_file = sym->file;
+            out->sym_start = sym->addr;
         }
     }
 }

@@ -28,6 +28,7 @@ typedef struct pd_resolved {
     const char *dso_path;           /* the mapping's name, or NULL */
     const char *sym;                /* NULL when unresolved */
     const char *src_file;           /* STT_FILE of a local symbol, or NULL */
+    uint64_t sym_start;             /* the symbol's address (ELF vaddr, kallsyms or KSYMBOL) */
     uint64_t addr;                  /* what perf prints when unresolved */
     int kernel;                     /* [k] rather than [.] */
 } pd_resolved;
