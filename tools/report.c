@@ -6,6 +6,7 @@
 #include "pd_state.h"
 #include "pd_sym.h"
 #include "pd_tool.h"
+#include "report_branch.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -387,7 +388,7 @@ int pd_cmd_report(int argc, char **argv) {
     const char *path = NULL, *sort = "comm,dso,sym", *kallsyms = NULL, *symfs = NULL, *symdir = NULL;
     entry **sorted;
     size_t i, n = 0, ev;
-    int rc, verbose = 0;
+    int rc, verbose = 0, branch = -1;
     for (i = 1; i < (size_t)argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--sort") && i + 1 < (size_t)argc) sort = argv[++i];
@@ -398,6 +399,8 @@ int pd_cmd_report(int argc, char **argv) {
         else if (!strcmp(a, "-n") || !strcmp(a, "--show-nr-samples")) r.show_samples = 1;
         else if (!strcmp(a, "--csv") && i + 1 < (size_t)argc) r.csv_dir = argv[++i];
         else if (!strcmp(a, "-v")) verbose = 1;
+        else if (!strcmp(a, "-b") || !strcmp(a, "--branch-stack")) branch = 1;
+        else if (!strcmp(a, "--no-branch-stack")) branch = 0;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             printf("usage: perfdata report [--sort KEYS] [-n] [--kallsyms FILE] [--symfs DIR] [--symdir DIR] FILE\n"
                    "  The flat profile of `perf report --stdio`: overhead by period per event.\n"
@@ -406,11 +409,14 @@ int pd_cmd_report(int argc, char **argv) {
                    "  --kallsyms F  kernel symbols (default /proc/kallsyms when recorded on this host)\n"
                    "  --symfs DIR   look for binaries under DIR first\n"
                    "  --symdir DIR  any ELF below DIR with the recorded build id\n"
-                   "  --csv DIR     also write stat.csv, overview.csv, processes.csv, results.csv\n");
+                   "  --csv DIR     also write stat.csv, overview.csv, processes.csv, results.csv\n"
+                   "  -b, --branch-stack, --no-branch-stack  branch mode (as perf, the default for -b/-j recordings:\n"
+                   "                sort keys comm, dso_from, symbol_from, dso_to, symbol_to, cycles) or the sample view\n");
             return 0;
         } else if (!path) path = a;
         else { fprintf(stderr, "perfdata report: unexpected argument '%s'\n", a); return 2; }
     }
+    if (path && (rc = pd_report_branch(path, branch, argc, argv)) >= 0) return rc;
     if (!path || parse_sort(&r, sort)) { fprintf(stderr, "usage: perfdata report [options] FILE\n"); return 2; }
     if (pd_session_open(&s, path) != 0) return 1;
     r.s = &s;
