@@ -34,7 +34,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { BK_COMM, BK_DSO_FROM, BK_SYM_FROM, BK_DSO_TO, BK_SYM_TO, BK_CYCLES, BK_MAX };
+enum { BK_COMM, BK_DSO_FROM, BK_SYM_FROM, BK_DSO_TO, BK_SYM_TO, BK_CYCLES, BK_IPC, BK_MAX };
 
 static const struct {
     const char *name, *title;
@@ -45,6 +45,7 @@ static const struct {
     {"dso_to", "Target Shared Object"},
     {"symbol_to", "Target Symbol"},
     {"cycles", "Basic Block Cycles"},
+    {"ipc_lbr", "IPC   [IPC Coverage]"},
 };
 
 /* One end of a branch as perf resolved it. */
@@ -122,7 +123,7 @@ static void row_key(bctx *b, const brow *r) {
         case BK_DSO_FROM: key_str(b, r->from.dso); break;
         case BK_DSO_TO: key_str(b, r->to.dso); break;
         case BK_SYM_FROM: key_sym(b, &r->from); break;
-        case BK_SYM_TO: key_sym(b, &r->to); break;
+        case BK_SYM_TO: case BK_IPC: key_sym(b, &r->to); break;
         case BK_CYCLES: key_put(b, &r->cycles, sizeof r->cycles); break;
         }
     }
@@ -281,7 +282,7 @@ static int by_overhead(const void *a, const void *b) {
         case BK_DSO_FROM: c = cmp_text(x->from.dso, y->from.dso); break;
         case BK_DSO_TO: c = cmp_text(x->to.dso, y->to.dso); break;
         case BK_SYM_FROM: c = sym_first(&x->from, &y->from); break;
-        case BK_SYM_TO: c = sym_first(&x->to, &y->to); break;
+        case BK_SYM_TO: case BK_IPC: c = sym_first(&x->to, &y->to); break;
         case BK_CYCLES: c = (int64_t)x->cycles - (int64_t)y->cycles; break;
         }
     }
@@ -352,6 +353,9 @@ static void print_event(bctx *b, size_t ev, brow **sorted, size_t n) {
                 if (r->cycles) printf("  %-*hd", w, (short)r->cycles); /* perf prints the u16 as a short */
                 else printf("  %-*s", w, "-");
                 break;
+            case BK_IPC: /* perf's stdio report computes no IPC: zero for a known target */
+                printf("  %-*s", w, r->to.sym ? "0.00  [  0.0%]" : "-");
+                break;
             }
         }
         printf("\n");
@@ -373,6 +377,8 @@ static int parse_sort(bctx *b, const char *spec) {
         }
         b->keys[b->nkeys++] = k;
     }
+    /* perf adds the IPC of the target's symbol to a sort order naming "symbol" */
+    if (strstr(spec, "symbol") && b->nkeys < BK_MAX) b->keys[b->nkeys++] = BK_IPC;
     return b->nkeys ? 0 : -1;
 }
 
