@@ -363,7 +363,7 @@ static void print_event(bctx *b, size_t ev, brow **sorted, size_t n) {
     printf("\n\n");
 }
 
-static int parse_sort(bctx *b, const char *spec) {
+static int parse_sort(bctx *b, const char *spec, int given) {
     char buf[256], *tok, *save = NULL;
     snprintf(buf, sizeof buf, "%s", spec);
     b->nkeys = 0;
@@ -377,8 +377,8 @@ static int parse_sort(bctx *b, const char *spec) {
         }
         b->keys[b->nkeys++] = k;
     }
-    /* perf adds the IPC of the target's symbol to a sort order naming "symbol" */
-    if (strstr(spec, "symbol") && b->nkeys < BK_MAX) b->keys[b->nkeys++] = BK_IPC;
+    /* perf adds the IPC of the target's symbol to a --sort naming "symbol" */
+    if (given && strstr(spec, "symbol") && b->nkeys < BK_MAX) b->keys[b->nkeys++] = BK_IPC;
     return b->nkeys ? 0 : -1;
 }
 
@@ -398,7 +398,7 @@ static int is_stream(const char *path) {
 
 int pd_report_branch(const char *path, int mode, int argc, char **argv) {
     static bctx b;
-    const char *sort = "comm,dso_from,symbol_from,symbol_to,cycles", *kallsyms = NULL, *symfs = NULL, *symdir = NULL;
+    const char *sort = NULL, *kallsyms = NULL, *symfs = NULL, *symdir = NULL;
     brow **sorted;
     size_t i, n = 0, ev;
     uint64_t types = 0;
@@ -430,7 +430,7 @@ int pd_report_branch(const char *path, int mode, int argc, char **argv) {
         pd_session_close(&b.s);
         return 1;
     }
-    if (parse_sort(&b, sort)) {
+    if (parse_sort(&b, sort ? sort : "comm,dso_from,symbol_from,symbol_to,cycles", sort != NULL)) {
         pd_session_close(&b.s);
         return 2;
     }
