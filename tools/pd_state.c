@@ -194,6 +194,8 @@ static void on_mmap(pd_state *st, perfdata_file *f, const perfdata_record *rec) 
     e.pgoff = m.pgoff;
     e.name = pd_state_intern(st, (const char *)m.filename.p, m.filename.n);
     e.prot = m.prot;
+    /* an MMAP record has no prot: perf takes it as executable unless marked data */
+    if (rec->type == PERFDATA_RECORD_MMAP && !(rec->misc & PERFDATA_MISC_MMAP_DATA)) e.prot = 4; /* PROT_EXEC */
     if (m.has_build_id && m.build_id.n <= 20) { memcpy(e.build_id, m.build_id.p, m.build_id.n); e.build_id_size = (int)m.build_id.n; }
     if ((int32_t)m.pid == -1 || (rec->misc & PERFDATA_MISC_CPUMODE_MASK) == PERFDATA_MISC_KERNEL) {
         e.kernel = 1;

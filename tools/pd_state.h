@@ -18,7 +18,7 @@ typedef struct pd_map_entry {
     const char *name;          /* interned */
     unsigned char build_id[20];
     int build_id_size;
-    uint32_t prot;
+    uint32_t prot;             /* PROT_* (MMAP records: PROT_EXEC unless data) */
     int kernel;                /* one of the kernel's maps (the kernel, a module) */
 } pd_map_entry;
 

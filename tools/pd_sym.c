@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/utsname.h>
 
 typedef struct pd_dso {
@@ -134,6 +135,13 @@ static int is_pseudo(const char *name) {
            !strncmp(name, "/memfd:", 7) || !strcmp(name, "");
 }
 
+/* Memory without a file behind it, as perf's is_anon_memory and
+   is_no_dso_memory. */
+static int is_anon(const char *name) {
+    return !strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) || !strncmp(name, "/anon_hugepage", 14) ||
+           !strncmp(name, "[stack", 6) || !strncmp(name, "/SYSV", 5) || !strcmp(name, "[heap]");
+}
+
 /* perf's kmod_path__parse: a kernel module file (NAME.ko, also compressed)
    is shown as [NAME] with '-' as '_'. Returns 0 when path is not one. */
 static int module_name(const char *path, char *out, size_t len) {
@@ -214,6 +222,31 @@ static size_t dso_slot(const pd_symbolizer *s, const char *name) {
     return i;
 }
 
+/* perf reads a [vdso] mapping's symbols from its own process's vdso (the
+   image the kernel maps into every process), unless the profile recorded
+   a different build id for it. */
+static pd_elf *own_vdso(const unsigned char *bid, size_t bid_len) {
+    const void *p = (const void *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
+    unsigned long long lo, hi;
+    char line[512];
+    size_t size = 0;
+    pd_elf *elf;
+    FILE *fp;
+    const pd_elf_info *info;
+    if (!p || !(fp = fopen("/proc/self/maps", "r"))) return NULL;
+    while (fgets(line, sizeof line, fp))
+        if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &lo, &hi) == 2 && lo == (uintptr_t)p && hi > lo)
+            size = (size_t)(hi - lo);
+    fclose(fp);
+    if (!size || pd_elf_open_mem(p, size, &elf, NULL) != PD_ELF_OK) return NULL;
+    info = pd_elf_get_info(elf);
+    if (bid && (info->build_id_size != bid_len || memcmp(info->build_id, bid, bid_len))) {
+        pd_elf_close(elf);
+        return NULL;
+    }
+    return elf;
+}
+
 static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
     size_t i;
     pd_dso *d;
@@ -240,6 +273,18 @@ static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
     d->name = m->name;
     d->elf = d->symelf = NULL;
     d->short_name = pd_intern_str(&s->names, basename_of(m->name));
+    if (!strcmp(m->name, "[vdso]")) {
+        /* perf: with a recorded build id, the vdso is looked for by it (the
+           build-id cache, --symdir); without one, perf uses a copy of its
+           own vdso, a temporary file that --symfs moves out of reach */
+        const unsigned char *bid = m->build_id_size ? m->build_id : NULL;
+        size_t bid_len = (size_t)m->build_id_size;
+        if (!bid) recorded_build_id(s, m->name, &bid, &bid_len);
+        if (!bid) d->elf = s->search.symfs ? NULL : own_vdso(NULL, 0);
+        else if (pd_elf_find(&s->search, NULL, bid, bid_len, &d->elf, &found, &err) != PD_ELF_OK) d->elf = NULL;
+        d->symelf = d->elf;
+        return d;
+    }
     if (is_pseudo(m->name)) return d;
     {
         const unsigned char *bid = m->build_id_size ? m->build_id : NULL;
@@ -339,6 +384,17 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
     out->mapped = 1;
     if (cpumode == PERFDATA_MISC_KERNEL || (cpumode == PERFDATA_MISC_CPUMODE_UNKNOWN && m->kernel)) {
         resolve_kernel(s, m, ip, out);
+        return;
+    }
+    if (is_anon(m->name)) {
+        /* perf: anonymous memory maps addresses as they are; executable,
+           it is the JIT map /tmp/perf-PID.map, shown as [JIT] tid PID */
+        char jit[48];
+        out->dso = pd_intern_str(&s->names, basename_of(m->name));
+        if (m->prot & 4) {
+            snprintf(jit, sizeof jit, "[JIT] tid %d", (int)(t ? t->pid : -1));
+            out->dso = pd_intern_str(&s->names, jit);
+        }
         return;
     }
     {

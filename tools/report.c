@@ -8,6 +8,7 @@
 #include "pd_state.h"
 #include "pd_sym.h"
 #include "pd_tool.h"
+#include "report_branch.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -576,7 +577,7 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
 }
 
 enum { REPORT_SORT = 1, REPORT_KALLSYMS, REPORT_SYMFS, REPORT_SYMDIR, REPORT_NR_SAMPLES, REPORT_CSV, REPORT_VERBOSE,
-       REPORT_STDIO, REPORT_NO_CHILDREN };
+       REPORT_STDIO, REPORT_NO_CHILDREN, REPORT_BRANCH, REPORT_NO_BRANCH };
 
 static const pd_opt report_opts[] = {
     {'s', REPORT_SORT, "sort", "KEYS", "comma-separated from comm, pid, dso, sym (default comm,dso,sym)"},
@@ -588,6 +589,10 @@ static const pd_opt report_opts[] = {
     {0, REPORT_STDIO, "stdio", NULL, "accepted, as perf's: the output is always perf's --stdio text"},
     {0, REPORT_NO_CHILDREN, "no-children", NULL, "accepted, as perf's: the profile is always the Self view"},
     {'v', REPORT_VERBOSE, "verbose", NULL, "say which binaries and symbol tables were used"},
+    {'b', REPORT_BRANCH, "branch-stack", NULL,
+     "branch mode (perf's default for profiles recorded with -b or -j): a row per branch, sort keys\n"
+     "                         comm, dso_from, symbol_from, dso_to, symbol_to, cycles"},
+    {0, REPORT_NO_BRANCH, "no-branch-stack", NULL, "the sample view of a profile with branch stacks"},
     {0, 0, NULL, NULL, NULL},
 };
 static const pd_opt *const report_tables[] = {report_opts, pd_filter_opts, NULL};
@@ -597,7 +602,12 @@ const pd_command pd_report_command = {
     "  As in perf, --comm, --pid, --tid, --dso and --sym hide entries (the percentages stay\n"
     "  of the whole event), --cpu and --time drop samples (the totals change).\n", report_tables};
 
-typedef struct report_args { report_ctx *r; const char *sort, *kallsyms, *symfs, *symdir; int verbose; } report_args;
+typedef struct report_args {
+    report_ctx *r;
+    const char *sort, *kallsyms, *symfs, *symdir;
+    int verbose;
+    int branch;                     /* 1: -b, 0: --no-branch-stack, -1: as perf decides */
+} report_args;
 
 static int report_option(void *ctx, int id, const char *value) {
     report_args *a = (report_args *)ctx;
@@ -610,6 +620,8 @@ static int report_option(void *ctx, int id, const char *value) {
     case REPORT_CSV: a->r->csv_dir = value; break;
     case REPORT_VERBOSE: a->verbose = 1; break;
     case REPORT_STDIO: case REPORT_NO_CHILDREN: break;
+    case REPORT_BRANCH: a->branch = 1; break;
+    case REPORT_NO_BRANCH: a->branch = 0; break;
     default: return pd_filter_set(&a->r->filter, id, value, "report");
     }
     return 0;
@@ -623,9 +635,22 @@ int pd_cmd_report(int argc, char **argv) {
     size_t i, n = 0, ev;
     int rc, verbose;
     char elided[1024];
-    report_args args = {&r, "comm,dso,sym", NULL, NULL, NULL, 0};
+    report_args args = {&r, NULL, NULL, NULL, NULL, 0, -1};
     if ((rc = pd_opts_parse(&pd_report_command, argc, argv, report_option, &args, &path)) >= 0) return rc;
     sort = args.sort; kallsyms = args.kallsyms; symfs = args.symfs; symdir = args.symdir; verbose = args.verbose;
+    {
+        pd_branch_options b;
+        b.sort = sort;
+        b.show_samples = r.show_samples;
+        b.verbose = verbose;
+        b.kallsyms = kallsyms;
+        b.symfs = symfs;
+        b.symdir = symdir;
+        b.csv = r.csv_dir != NULL;
+        b.filtered = r.filter.active;
+        if ((rc = pd_report_branch(path, args.branch, &b)) >= 0) return rc;
+    }
+    if (!sort) sort = "comm,dso,sym";
     if (parse_sort(&r, sort)) { pd_opts_usage(&pd_report_command, stderr); return PD_EXIT_USAGE; }
     if (r.csv_dir && pd_make_dir(r.csv_dir, "report") != 0) return PD_EXIT_ERROR;
     if (pd_session_open(&s, path) != 0) return 1;
