@@ -192,12 +192,20 @@ static void on_mmap(pd_state *st, perfdata_file *f, const perfdata_record *rec) 
     e.start = m.addr;
     e.end = m.addr + m.len < m.addr ? UINT64_MAX : m.addr + m.len;
     e.pgoff = m.pgoff;
+    /* perf's map__new maps the vdso from offset 0 whatever the record says
+       (old kernels gave its address as the offset) */
+    if (m.filename.n == 6 && !memcmp(m.filename.p, "[vdso]", 6)) e.pgoff = 0;
     e.name = pd_state_intern(st, (const char *)m.filename.p, m.filename.n);
     e.prot = m.prot;
     /* an MMAP record has no prot: perf takes it as executable unless marked data */
     if (rec->type == PERFDATA_RECORD_MMAP && !(rec->misc & PERFDATA_MISC_MMAP_DATA)) e.prot = 4; /* PROT_EXEC */
     if (m.has_build_id && m.build_id.n <= 20) { memcpy(e.build_id, m.build_id.p, m.build_id.n); e.build_id_size = (int)m.build_id.n; }
-    if ((int32_t)m.pid == -1 || (rec->misc & PERFDATA_MISC_CPUMODE_MASK) == PERFDATA_MISC_KERNEL) {
+    /* as perf's machine__process_mmap_event: the record's cpumode says
+       whose map it is (a user-mode map of pid -1 belongs to no thread a
+       sample has); a guest kernel's maps belong to a guest machine perf
+       does not keep */
+    if ((rec->misc & PERFDATA_MISC_CPUMODE_MASK) == PERFDATA_MISC_GUEST_KERNEL) return;
+    if ((rec->misc & PERFDATA_MISC_CPUMODE_MASK) == PERFDATA_MISC_KERNEL) {
         e.kernel = 1;
         maps_insert(&st->kernel, &e);
     } else {
