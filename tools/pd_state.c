@@ -18,6 +18,28 @@ static void *grow(void *p, size_t *cap, size_t need, size_t elem) {
 
 const char *pd_state_intern(pd_state *st, const char *s, size_t n) { return pd_intern_n(&st->strings, s, n); }
 
+static pd_comm *new_cell(pd_state *st, const char *str) {
+    pd_comm *c = malloc(sizeof *c);
+    if (!c) abort(); /* the tools have no way on without memory */
+    c->str = str;
+    c->next = st->cells;
+    st->cells = c;
+    return c;
+}
+
+/* perf's __thread__set_comm: the first name overrides the ":TID" one. */
+static void set_comm(pd_state *st, pd_thread *t, const char *name) {
+    t->comm = name;
+    if (!t->comm_set && t->cell) t->cell->str = name;
+    else t->cell = new_cell(st, name);
+    t->comm_set = 1;
+}
+
+pd_comm *pd_state_comm_cell(pd_state *st, pd_thread *t) {
+    if (!t->cell) t->cell = new_cell(st, pd_state_comm(st, t));
+    return t->cell;
+}
+
 const char *pd_state_comm(pd_state *st, pd_thread *t) {
     char buf[32];
     if (t->comm) return t->comm;
@@ -43,6 +65,11 @@ void pd_state_free(pd_state *st) {
     free(st->kernel.v);
     free(st->ksyms);
     pd_intern_free(&st->strings);
+    while (st->cells) {
+        pd_comm *next = st->cells->next;
+        free(st->cells);
+        st->cells = next;
+    }
     memset(st, 0, sizeof *st);
 }
 
@@ -105,7 +132,10 @@ pd_thread *pd_state_thread(pd_state *st, int32_t pid, int32_t tid) {
     t->pid = pid;
     t->tid = tid;
     /* perf's idle thread (machine__idle_thread) is named swapper */
-    t->comm = tid == 0 ? pd_state_intern(st, "swapper", 7) : NULL;
+    t->comm = NULL;
+    t->cell = NULL;
+    t->comm_set = 0;
+    if (tid == 0) set_comm(st, t, pd_state_intern(st, "swapper", 7));
     t->maps = NULL;
     st->nthreads++;
     leader = pid != tid && pid != -1 ? find_thread(st, pid) : NULL;
@@ -221,7 +251,7 @@ static void on_comm(pd_state *st, perfdata_file *f, const perfdata_record *rec) 
     t = pd_state_thread(st, (int32_t)c.pid, (int32_t)c.tid);
     /* As perf does, an exec keeps the maps: the new program's MMAPs replace
        whatever they overlap (maps_insert), which is what matters for samples. */
-    t->comm = pd_state_intern(st, (const char *)c.comm.p, c.comm.n);
+    set_comm(st, t, pd_state_intern(st, (const char *)c.comm.p, c.comm.n));
 }
 
 static void on_fork(pd_state *st, perfdata_file *f, const perfdata_record *rec) {
@@ -236,7 +266,13 @@ static void on_fork(pd_state *st, perfdata_file *f, const perfdata_record *rec) 
     parent = find_thread(st, (int32_t)k.ptid);
     if (!parent || child == parent) return; /* a thread forking itself (hostile input): nothing to inherit */
     child->pid = (int32_t)k.pid;
-    if (!child->comm) child->comm = parent->comm;
+    /* perf's machine__process_fork_event makes the child anew (a thread
+       left with its tid is removed) and thread__fork names it after a
+       named parent */
+    child->comm = NULL;
+    child->cell = NULL;
+    child->comm_set = 0;
+    if (parent->comm_set && parent->comm) set_comm(st, child, parent->comm);
     maps_put(child->maps);
     if (k.pid == k.ppid) { child->maps = parent->maps; child->maps->refs++; } /* a thread */
     else child->maps = maps_clone(parent->maps);                           /* a process */

@@ -28,9 +28,19 @@ typedef struct pd_maps {       /* sorted by start, non-overlapping */
     int refs;
 } pd_maps;
 
+/* A thread's command as perf keeps it (struct comm): the first COMM of a
+   thread that had none renames its ":TID" in place, so rows made from
+   samples before it show the new name too; later COMMs are new ones. */
+typedef struct pd_comm {
+    const char *str;           /* interned */
+    struct pd_comm *next;      /* every one, for pd_state_free */
+} pd_comm;
+
 typedef struct pd_thread {
     int32_t pid, tid;
     const char *comm;          /* interned; NULL until a COMM (tid 0: "swapper") */
+    pd_comm *cell;             /* the current command as perf's struct comm, or NULL */
+    int comm_set;              /* a COMM (or a fork from a named parent) named it */
     pd_maps *maps;             /* shared by the threads of a process */
     int used;
 } pd_thread;
@@ -44,6 +54,7 @@ typedef struct pd_state {
     pd_state_ksym *ksyms;
     size_t nksyms, capksyms;
     pd_intern strings;         /* every name: equal names are one pointer */
+    pd_comm *cells;
 } pd_state;
 
 void pd_state_init(pd_state *st);
@@ -58,5 +69,7 @@ const char *pd_state_intern(pd_state *st, const char *s, size_t n);
 /* The thread's command as perf names it: its COMM, "swapper" for the idle
    thread (tid 0), else ":TID". Interned. */
 const char *pd_state_comm(pd_state *st, pd_thread *t);
+/* The thread's current command as perf's struct comm (see pd_comm). */
+pd_comm *pd_state_comm_cell(pd_state *st, pd_thread *t);
 
 #endif

@@ -25,7 +25,9 @@ enum { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM, KEY_MAX };
    a resolved one). Names are interned: equal names are one pointer. */
 typedef struct entry {
     long event;
-    const char *comm;               /* the command at the sample */
+    const char *comm;               /* the command at the sample (for the filters) */
+    const pd_comm *cell;            /* the command as perf shows it: renamed by a thread's
+                                       first COMM (perf's comm__override) */
     int32_t pid, tid;
     const char *dso;
     int mapped;                     /* the address had a map (perf's he->ms.map) */
@@ -86,7 +88,7 @@ static int64_t dso_cmp(const entry *l, const entry *r) { /* sort__dso_cmp */
 static int64_t key_cmp(int key, const entry *l, const entry *r) {
     int64_t c;
     switch (key) {
-    case KEY_COMM: return l->comm == r->comm ? 0 : strcmp(r->comm, l->comm);
+    case KEY_COMM: return l->cell->str == r->cell->str ? 0 : strcmp(r->cell->str, l->cell->str);
     case KEY_PID: return (int64_t)r->tid - (int64_t)l->tid;
     case KEY_DSO: return dso_cmp(l, r);
     default: /* sort__sym_cmp */
@@ -317,6 +319,7 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     memset(&e, 0, sizeof e);
     e.event = s.event;
     e.comm = pd_state_comm(&r->st, t);
+    e.cell = pd_state_comm_cell(&r->st, t);
     e.pid = (int32_t)s.pid;
     e.tid = (int32_t)s.tid;
     e.dso = res.dso;
@@ -361,7 +364,9 @@ static int by_period(const void *a, const void *b) {
     if (x->period != y->period) return x->period < y->period ? 1 : -1;
     for (i = 0; i < g_nkeys; i++) {
         switch (g_keys[i]) {
-        case KEY_COMM: if (x->comm != y->comm && (c = strcmp(x->comm, y->comm)) != 0) return c; break;
+        case KEY_COMM:
+            if (x->cell->str != y->cell->str && (c = strcmp(x->cell->str, y->cell->str)) != 0) return c;
+            break;
         case KEY_PID: if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1; break;
         case KEY_DSO:
             if (x->mapped != y->mapped) return x->mapped ? -1 : 1;
@@ -454,7 +459,7 @@ static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n
                symbol is padded only when a column follows (perf's
                hist_entry__snprintf_alignment) */
             switch (r->keys[k]) {
-            case KEY_COMM: snprintf(buf, sizeof buf, "%-*.*s", w, w, e->comm); break;
+            case KEY_COMM: snprintf(buf, sizeof buf, "%-*.*s", w, w, e->cell->str); break;
             case KEY_PID: snprintf(buf, sizeof buf, "%7d:%-*.*s", (int)e->tid, w - 8, w - 8, thread_comm(r, e)); break;
             case KEY_DSO: snprintf(buf, sizeof buf, "%-*.*s", w, w, e->dso); break;
             default: sym_text(e, buf, sizeof buf); break;
