@@ -236,6 +236,30 @@ def check_fixture(r, fixture):
         r.compare(f'{name}: collapse {" ".join(ours_opts)}'.rstrip(), ['collapse'] + ours_opts + common + [data],
                   fold if can_fold else None)
 
+    # the kernel's build-id entry naming a vmlinux (as when perf recorded
+    # with one at hand): perf then calls the kernel's dso [kernel.vmlinux].
+    # A copy of the fixture with that entry's name overwritten in place
+    # (same length, NUL-padded), reported by dso and by dso,sym.
+    if not is_pipe(data):
+        raw = bytearray(open(data, 'rb').read())
+        at = raw.find(b'[kernel.kallsyms]\x00')
+        if at < 0 or raw.find(b'[kernel.kallsyms]\x00', at + 1) >= 0:
+            r.skipped += 1
+            print(f'skip {name}: vmlinux variant: no single [kernel.kallsyms] build-id entry')
+        else:
+            new = b'/boot/vmlinux-pd'
+            raw[at:at + 17] = new + b'\0' * (17 - len(new))
+            variant = os.path.join(r.tmp, 'vmlinux-' + os.path.basename(data))
+            open(variant, 'wb').write(raw)
+            for keys in ('dso', 'dso,sym'):
+                def perf_variant(keys=keys):
+                    rc, out = r.run([r.perf, 'report', '-i', variant, '--stdio', '--no-children', '-g', 'none', '-n',
+                                     '--sort', keys] + common)
+                    return clean_report(out) if rc == 0 else None
+                r.compare(f'{name}: build-id table naming a vmlinux: report -n --sort {keys}',
+                          ['report', '-n', '--sort', keys] + common + [variant],
+                          perf_variant if r.perf else None, clean_report)
+
     # a pipe-mode stream read from standard input, as `perf record -o - |
     # perfdata report -` would; perf reads the same bytes with -i -
     if is_pipe(data):
