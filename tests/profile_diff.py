@@ -23,7 +23,7 @@ Comparisons, per fixture:
     --dso libc.so.6, --sym (a user and a kernel symbol), --percent-limit 1,
     --time START,END (values taken from the fixture through perf);
   * for pipe-mode fixtures, report and collapse reading standard input ('-');
-  * `perfdata collapse [--kernel|--pid|--period]` = `perf script -F ... |
+  * `perfdata collapse [--kernel|--with-pid|--period]` = `perf script -F ... |
     stackcollapse-perf.pl [--kernel|--pid]`, kernel frames included, and on
     a profile with several events `perfdata collapse --event NAME` =
     `stackcollapse-perf.pl --event-filter=NAME` for each event.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/figures.sh - prints the figures quoted in the README (markdown):
+# tools/figures.sh - prints the figures quoted in docs/portability.md (markdown):
 # code size of the implementation (x86-64 and Cortex-M0, -Os), what a minimal
 # bare-metal "iterate samples" program keeps of it (--gc-sections), the largest
 # stack frame of a public function (gcc -fstack-usage, x86-64 -O2), and the

@@ -47,6 +47,11 @@ int pd_session_open(pd_session *s, const char *path) {
         s->ids = calloc(nids, sizeof *s->ids);
         if (s->ids) perfdata_set_id_index(&s->file, s->ids, nids, NULL);
     }
+    if (s->file.flags & PERFDATA_FILE_DATA_SIZE_ZERO) {
+        fprintf(stderr, "perfdata: %s: the header's data size is 0 (was perf record interrupted?); "
+                        "like perf, no records are read\n", path);
+        s->partial = 1;
+    }
     snprintf(s->arch, sizeof s->arch, "x86_64");
     if (perfdata_feature_string(&s->file, PERFDATA_FEAT_ARCH, &arch, NULL) == PERFDATA_OK && arch.n < sizeof s->arch) {
         memcpy(s->arch, arch.p, arch.n);
@@ -382,11 +387,6 @@ int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx) {
     int rc;
     perfdata_cursor_init(&s->file, &c);
     if (s->file.flags & PERFDATA_FILE_PIPE) refresh_id_index(s);
-    if (s->file.flags & PERFDATA_FILE_DATA_SIZE_ZERO) {
-        fprintf(stderr, "perfdata: %s: the header's data size is 0 (was perf record interrupted?); "
-                        "like perf, no records are read\n", s->path);
-        s->partial = 1;
-    }
     inflate_start(s, &c, 0, NULL);
     rc = walk_cursor(s, &s->input.main, &c, s->input.is_dir ? s->input.main.path : s->path, fn, ctx);
     for (i = 0; i < s->input.nr_streams; i++) {
