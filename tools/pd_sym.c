@@ -240,7 +240,7 @@ static pd_elf *own_vdso(const unsigned char *bid, size_t bid_len) {
     fclose(fp);
     if (!size || pd_elf_open_mem(p, size, &elf, NULL) != PD_ELF_OK) return NULL;
     info = pd_elf_get_info(elf);
-    if (bid && (info->build_id_size != bid_len || memcmp(info->build_id, bid, bid_len))) {
+    if (bid && (info->build_id_size != bid_len || memcmp(info->build_id, bid, bid_len) != 0)) {
         pd_elf_close(elf);
         return NULL;
     }

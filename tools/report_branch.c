@@ -374,7 +374,7 @@ static int parse_sort(bctx *b, const char *spec, int given) {
     b->nkeys = 0;
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int k;
-        for (k = 0; k < BK_MAX && strcmp(tok, bkeys[k].name); k++) {}
+        for (k = 0; k < BK_MAX && strcmp(tok, bkeys[k].name) != 0; k++) {}
         if (k == BK_MAX || b->nkeys == BK_MAX) {
             fprintf(stderr, "perfdata report: unknown branch sort key '%s' (comm, dso_from, symbol_from, dso_to, "
                             "symbol_to, cycles; --no-branch-stack for the sample view)\n", tok);
@@ -442,13 +442,13 @@ int pd_report_branch(const char *path, int mode, const pd_branch_options *o) {
     b.ev_count = calloc(b.nev, sizeof *b.ev_count);
     if (!b.ev_count) abort();
     rc = pd_session_walk_ordered(&b.s, on_record, &b);
-    sorted = malloc((b.n ? b.n : 1) * sizeof *sorted);
+    sorted = malloc((b.n ? b.n : 1) * sizeof(brow *));
     if (!sorted) abort();
     for (i = 0; i < b.cap; i++)
         if (b.rows[i].key) sorted[n++] = &b.rows[i];
     memcpy(g_keys, b.keys, sizeof g_keys);
     g_nkeys = b.nkeys;
-    qsort(sorted, n, sizeof *sorted, by_overhead);
+    qsort(sorted, n, sizeof(brow *), by_overhead);
     printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
     printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)b.lost_samples);
     for (ev = 0; ev < b.s.file.nr_events && ev < b.nev; ev++)
