@@ -66,6 +66,13 @@ def symbol_options(data):
         if not os.path.exists(dst):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             os.symlink(binary, dst)
+    # --symfs replaces every path, as perf's does: the system's libraries
+    # and their debug files are linked in so that they resolve as perf
+    # resolved them when the oracles were made (without --symfs)
+    for d in ('usr', 'lib', 'lib64', 'bin', 'sbin'):
+        dst = os.path.join(symfs, d)
+        if os.path.exists('/' + d) and not os.path.lexists(dst):
+            os.symlink('/' + d, dst)
     return ['--symfs', symfs, '--symdir', here]
 
 
