@@ -367,9 +367,10 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
     /* perf keeps no guest machine unless asked to (--guest...): it filters
        guest samples out of report and script */
     out->guest = cpumode == PERFDATA_MISC_GUEST_KERNEL || cpumode == PERFDATA_MISC_GUEST_USER;
-    m = pd_state_find_map(st, t, cpumode, ip);
+    /* and with no guest machine it has no map for them (al->map is NULL) */
+    m = out->guest ? NULL : pd_state_find_map(st, t, cpumode, ip);
     if (!m) {
-        const pd_state_ksym *k = out->kernel ? pd_state_find_ksym(st, ip) : NULL;
+        const pd_state_ksym *k = out->kernel && !out->guest ? pd_state_find_ksym(st, ip) : NULL;
         out->dso = pd_intern_str(&s->names, "[unknown]");
         if (k) {
             out->dso = pd_intern_str(&s->names, "[bpf_prog]");
