@@ -39,7 +39,7 @@ demo: build/perfdata
 clean:
 	rm -rf build
 
-# Issue-specific targets (fuzzing, cross-architecture runs) live in mk/.
+# Fuzzing and cross-architecture targets live in mk/
 -include mk/fuzz.mk
 -include mk/cross.mk
 

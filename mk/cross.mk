@@ -1,5 +1,5 @@
-# mk/cross.mk - included by the Makefile; rules for issue-specific targets live here.
-# Issue #8: portability. Toolchains: `sh tests/cross/install.sh` (Debian 12, root).
+# mk/cross.mk - included by the Makefile; the cross-architecture targets.
+# Toolchains: `sh tests/cross/install.sh` (Debian 12, root).
 #   make test-cross   unit tests on s390x and mips (qemu-user) and i386 (-m32)
 #   make test-m0      examples/baremetal on a Cortex-M0 (qemu-system-arm microbit)
 #                     plus the ARMv6-M `llvm-nm -u` freestanding gate

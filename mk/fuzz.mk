@@ -1,6 +1,6 @@
-# mk/fuzz.mk - included by the Makefile; rules for issue-specific targets live here.
+# mk/fuzz.mk - included by the Makefile; the fuzzing targets.
 #
-# Fuzzing (issue #6). Needs clang with libFuzzer.
+# Fuzzing. Needs clang with libFuzzer.
 #   make fuzz [FUZZ_SECONDS=60]  build every libFuzzer target into build/fuzz/ and
 #                                run each for FUZZ_SECONDS with fuzz/perfdata.dict
 #                                on a scratch copy of its seeds (fuzz/corpus/<target>);
