@@ -126,11 +126,13 @@ int pd_opts_parse(const pd_command *cmd, int argc, char **argv, pd_opt_handler f
     return -1;
 }
 
+/* Names are the tables' own short words; the precisions only bound them
+   for the compiler's truncation check. */
 static void opt_text(const pd_opt *o, char *buf, size_t len) {
-    if (o->arg) snprintf(buf, len, "[--%s %s]", o->long_name, o->arg);
-    else if (o->short_name && strlen(o->long_name) > 3) snprintf(buf, len, "[--%s]", o->long_name);
+    if (o->arg) snprintf(buf, len, "[--%.60s %.40s]", o->long_name, o->arg);
+    else if (o->short_name && strlen(o->long_name) > 3) snprintf(buf, len, "[--%.100s]", o->long_name);
     else if (o->short_name) snprintf(buf, len, "[-%c]", o->short_name);
-    else snprintf(buf, len, "[--%s]", o->long_name);
+    else snprintf(buf, len, "[--%.100s]", o->long_name);
 }
 
 void pd_opts_synopsis(const pd_command *cmd, FILE *to, int indent, int width) {
