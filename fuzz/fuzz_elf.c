@@ -36,6 +36,13 @@ static uint64_t elf_probe(const pd_elf *elf, uint64_t a) {
     return s->addr + hash_str(s->name) + hash_str(s->file);
 }
 
+static uint64_t plt_probe(const pd_elf *elf, uint64_t a) {
+    const pd_elf_sym *s = pd_elf_lookup_plt(elf, a);
+    if (!s) return 0;
+    if (a < s->addr || a >= s->end) abort(); /* the PLT entry found does not hold a */
+    return s->addr + hash_str(s->name);
+}
+
 static uint64_t ks_probe(const pd_kallsyms *ks, uint64_t a) {
     const pd_ksym *s = pd_kallsyms_lookup(ks, a);
     if (!s) return 0;
@@ -70,9 +77,15 @@ static uint64_t fuzz_elf(const uint8_t *data, size_t size) {
             h += elf_probe(elf, s->end) + elf_probe(elf, s->end - 1);
         }
     }
+    for (i = 0; i < info->nr_plt; i++) {
+        const pd_elf_sym *s = &info->plt[i];
+        if (i && s->addr < info->plt[i - 1].addr) abort(); /* by address */
+        h = h * 31 + hash_str(s->name) + s->size;
+        if (i < 4096) h += plt_probe(elf, s->addr) + plt_probe(elf, s->end - 1) + plt_probe(elf, s->end);
+    }
     for (i = 0; i < nw && i < 512; i++) {
         uint64_t w = word(data, size, i);
-        h += elf_probe(elf, w);
+        h += elf_probe(elf, w) + plt_probe(elf, w);
         if (pd_elf_map_to_vaddr(elf, w & ~0xfffull, word(data, size, i + 1) & ~0xfffull, w, &v) == PD_ELF_OK) h += v;
         if (pd_elf_map_to_vaddr(elf, 0x400000, 0, 0x400000 + (w & 0xffffff), &v) == PD_ELF_OK) h += elf_probe(elf, v);
         if (pd_elf_map_to_vaddr(elf, 0, 0, w, &v) == PD_ELF_OK) h += elf_probe(elf, v);

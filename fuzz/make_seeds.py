@@ -181,6 +181,19 @@ def main():
                     put('fuzz_elf', name, f.read())
             else:
                 print('skipped', name, file=sys.stderr)
+        # calls into libc: .plt and .rela.plt, for the synthesized name@plt symbols
+        cs = os.path.join(t, 'plt.c')
+        with open(cs, 'wb') as f:
+            f.write(b'#include <stdio.h>\n#include <stdlib.h>\n'
+                    b'int main(int c, char **v) { puts(v[0]); printf("%d\\n", atoi(v[c - 1])); return abs(c); }\n')
+        for name, args in (('tiny-plt', ['-O1']), ('tiny-plt-stripped', ['-O1', '-s'])):
+            outp = os.path.join(t, name)
+            r = subprocess.run(['gcc'] + args + [cs, '-o', outp], capture_output=True)
+            if r.returncode == 0 and os.path.getsize(outp) < 20 * 1024:
+                with open(outp, 'rb') as f:
+                    put('fuzz_elf', name, f.read())
+            else:
+                print('skipped', name, file=sys.stderr)
     put('fuzz_elf', 'kallsyms', b'ffffffff81000000 T _stext\nffffffff81000100 t helper\n'
         b'ffffffff81000200 W weak_fn\nffffffff81000300 D data_sym\nffffffffc0000000 t mod_fn\t[ext4]\n'
         b'ffffffffc0000100 T mod_fn2\t[ext4]\n0000000000000000 T hidden\n')
