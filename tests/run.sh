@@ -149,6 +149,7 @@ if [ -d "$CORPUS" ]; then
     count "stat = perf's Aggregated stats on ../shared/corpus" python3 tests/stat_diff.py build/perfdata --expect tests/expected/stat.txt "$CORPUS"
     count "report = perf report --stdio on the corpus recordings" python3 tests/report_diff.py build/perfdata --expect tests/expected/report.txt "$CORPUS/recorded"
     count "report on the corpus recordings under ASan+UBSan" python3 tests/report_diff.py build/asan/perfdata --expect tests/expected/report.txt "$CORPUS/recorded"
+    count "report = perf report --stdio (live), every line, on every corpus profile perf reports" python3 tests/report_live.py build/perfdata --expect tests/expected/report-live.txt "$CORPUS"
     count "report in branch mode = perf report --stdio, line for line, on the corpus branch stacks (ASan+UBSan)" python3 tests/branch_diff.py build/asan/perfdata "$CORPUS"
     count "info = perf report --header-only -I on ../shared/corpus" python3 tests/info_diff.py build/perfdata --expect tests/expected/info.txt "$CORPUS"
     count "big-endian copies of the corpus dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be-corpus "$CORPUS" tests/expected/dump.txt tests/expected/byte_order.txt

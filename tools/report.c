@@ -61,7 +61,11 @@ typedef struct report_ctx {
     struct proc_row *procs;         /* --csv: one row per process */
     size_t nprocs, capprocs;
     pd_filter filter;
+    struct read_id *read_ids;       /* the last value read per counter id, open addressing */
+    size_t nread_ids, capread_ids;
 } report_ctx;
+
+typedef struct read_id { uint64_t id, last; int used; } read_id;
 
 /* processes.csv: what happened to each process. */
 typedef struct proc_row {
@@ -290,6 +294,46 @@ static void csv_record(report_ctx *r, const perfdata_record *rec) {
             rec->type, perfdata_record_name(rec->type), (int)pid, (int)tid, (int)cpu);
 }
 
+/* The last value read of a counter id (perf's sid->period), to be updated. */
+static uint64_t *read_last(report_ctx *r, uint64_t id) {
+    size_t i, mask;
+    if ((r->nread_ids + 1) * 2 > r->capread_ids) {
+        read_id *old = r->read_ids;
+        size_t oldcap = r->capread_ids, j;
+        r->capread_ids = oldcap ? oldcap * 2 : 64;
+        r->read_ids = calloc(r->capread_ids, sizeof *r->read_ids);
+        if (!r->read_ids) abort(); /* the tools have no way on without memory */
+        for (j = 0; j < oldcap; j++) {
+            if (!old[j].used) continue;
+            for (i = (size_t)(old[j].id * 0x9E3779B97F4A7C15ull >> 32) & (r->capread_ids - 1); r->read_ids[i].used;
+                 i = (i + 1) & (r->capread_ids - 1)) {}
+            r->read_ids[i] = old[j];
+        }
+        free(old);
+    }
+    mask = r->capread_ids - 1;
+    for (i = (size_t)(id * 0x9E3779B97F4A7C15ull >> 32) & mask; r->read_ids[i].used; i = (i + 1) & mask)
+        if (r->read_ids[i].id == id) return &r->read_ids[i].last;
+    r->read_ids[i].used = 1;
+    r->read_ids[i].id = id;
+    r->nread_ids++;
+    return &r->read_ids[i].last;
+}
+
+/* One sample of an event (perf's tool->sample): its row and the totals. */
+static void deliver(report_ctx *r, entry *e) {
+    if ((size_t)e->event >= r->nev) return;
+    add(r, e);
+    if (r->overview) {
+        proc_row *p = proc_of(r, e->pid);
+        p->samples++;
+        p->period += e->period;
+        p->thread = pd_state_thread(&r->st, e->pid, e->pid);
+    }
+    r->ev_period[e->event] += e->period;
+    r->ev_samples[e->event]++;
+}
+
 static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     report_ctx *r = (report_ctx *)ctx;
     perfdata_sample s;
@@ -297,6 +341,7 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     pd_resolved res;
     perfdata_error err;
     entry e;
+    size_t i;
     (void)name;
     if (r->overview) csv_record(r, rec);
     if (rec->type == PERFDATA_RECORD_LOST_SAMPLES) {
@@ -330,23 +375,32 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     e.sym_end = res.sym_end;
     e.addr = res.addr;
     e.level = res.level;
-    /* perf counts the attr's fixed period for events that do not sample it */
-    e.period = (s.sample_type & PERFDATA_SAMPLE_PERIOD) ? s.period : r->s->file.events[s.event].attr.sample_period;
     e.samples = 1;
     /* perf keeps no guest machine unless asked to: guest samples count in
        the totals, but their rows are filtered out, as --comm's and --dso's */
     e.hidden = res.guest ||
                (r->filter.active && !pd_filter_entry(&r->filter, e.comm, e.pid, (int32_t)s.tid, res.dso, res.dso_path, res.sym));
-    if ((size_t)s.event < r->nev) add(r, &e);
-    if (r->overview) {
-        proc_row *p = proc_of(r, (int32_t)s.pid);
-        p->samples++;
-        p->period += e.period;
-        p->thread = pd_state_thread(&r->st, (int32_t)s.pid, (int32_t)s.pid);
+    if (!(s.sample_type & PERFDATA_SAMPLE_READ)) {
+        /* perf counts the attr's fixed period for events that do not sample it */
+        e.period = (s.sample_type & PERFDATA_SAMPLE_PERIOD) ? s.period : r->s->file.events[s.event].attr.sample_period;
+        deliver(r, &e);
+        return;
     }
-    if ((size_t)s.event < r->nev) {
-        r->ev_period[s.event] += e.period;
-        r->ev_samples[s.event]++;
+    /* perf_session__deliver_sample: a sample that reads counters stands,
+       for each value read, for a sample of that value's event whose period
+       is how much the counter grew since its id was last read; none when it
+       did not grow or the id is no event's (a value read without ids) */
+    for (i = 0; i < s.read.nr; i++) {
+        perfdata_read_value v = perfdata_read_at(&s.read, i);
+        long ev = (s.read.read_format & PERFDATA_FORMAT_ID) ? perfdata_find_event(&r->s->file, v.id) : -1;
+        uint64_t *last;
+        if (ev < 0) continue;
+        last = read_last(r, v.id);
+        e.period = v.value - *last;
+        *last = v.value;
+        if (!e.period) continue;
+        e.event = ev;
+        deliver(r, &e);
     }
 }
 
@@ -705,6 +759,7 @@ int pd_cmd_report(int argc, char **argv) {
     free(r.procs);
     free(r.v);
     free(r.root);
+    free(r.read_ids);
     free(r.ev_period);
     free(r.ev_samples);
     pd_sym_free(&r.sym);
