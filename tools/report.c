@@ -42,6 +42,8 @@ typedef struct entry {
     size_t left, right, parent;     /* the red-black tree node */
     int red, merged;
     size_t seq;                     /* its place in the tree, for the final stable sort */
+    size_t *pairs;                  /* a group leader's row: its members' rows (NIL: none) */
+    int paired;                     /* a member's row that a leader's row took */
 } entry;
 
 typedef struct report_ctx {
@@ -63,6 +65,11 @@ typedef struct report_ctx {
     pd_filter filter;
     struct read_id *read_ids;       /* the last value read per counter id, open addressing */
     size_t nread_ids, capread_ids;
+    /* event groups (GROUP_DESC), shown as perf's group view: one table per
+       group, a column per member */
+    long *leader;                   /* per event: its group's leader, or -1 */
+    uint32_t *members;              /* per leader event: how many events the group has */
+    char **group_name;              /* per leader event: the group's name, or NULL (anon) */
 } report_ctx;
 
 typedef struct read_id { uint64_t id, last; int used; } read_id;
@@ -160,6 +167,15 @@ static void link_node(entry *v, size_t *root, size_t i, size_t parent, int64_t c
     insert_color(v, root, i);
 }
 
+/* Room for one more row. */
+static void new_row(report_ctx *r) {
+    if (r->n == r->capv) {
+        r->capv = r->capv ? r->capv * 2 : 4096;
+        r->v = realloc(r->v, r->capv * sizeof *r->v);
+        if (!r->v) abort(); /* the tools have no way on without memory */
+    }
+}
+
 /* A sample: perf's hists__findnew_entry. The descent compares the node
    with the new entry; equal adds to the node, else the entry is a new
    node, left when the comparison is negative. */
@@ -176,11 +192,7 @@ static void add(report_ctx *r, const entry *e) {
         }
         at = cmp < 0 ? r->v[at].left : r->v[at].right;
     }
-    if (r->n == r->capv) {
-        r->capv = r->capv ? r->capv * 2 : 4096;
-        r->v = realloc(r->v, r->capv * sizeof *r->v);
-        if (!r->v) abort(); /* the tools have no way on without memory */
-    }
+    new_row(r);
     r->v[r->n] = *e;
     r->v[r->n].merged = 0;
     link_node(r->v, root, r->n, parent, cmp);
@@ -208,33 +220,107 @@ static size_t in_order(const entry *v, size_t root, size_t *out) {
 
 /* perf's hists__collapse_resort, when a key has a collapse function (comm):
    the rows, in the tree's order, go into a new tree, where equal ones
-   merge. Then each row's seq is its place in the tree perf prints from. */
-static void collapse_and_number(report_ctx *r) {
-    size_t ev, i, *order = malloc((r->n ? r->n : 1) * sizeof *order), seq = 0;
-    int k, collapse = 0;
+   merge; that tree is the event's from then on. */
+static void collapse(report_ctx *r) {
+    size_t ev, i, *order = malloc((r->n ? r->n : 1) * sizeof *order);
+    int k, any = 0;
     if (!order) abort();
-    for (k = 0; k < r->nkeys; k++) collapse |= r->keys[k] == KEY_COMM;
-    for (ev = 0; ev < r->nev; ev++) {
+    for (k = 0; k < r->nkeys; k++) any |= r->keys[k] == KEY_COMM;
+    for (ev = 0; any && ev < r->nev; ev++) {
         size_t n = in_order(r->v, r->root[ev], order), root = NIL;
-        if (collapse) {
-            for (i = 0; i < n; i++) {
-                size_t at = root, parent = NIL, x = order[i];
-                int64_t cmp = 0;
+        for (i = 0; i < n; i++) {
+            size_t at = root, parent = NIL, x = order[i];
+            int64_t cmp = 0;
+            while (at != NIL) {
+                parent = at;
+                if (!(cmp = entry_cmp(r, &r->v[at], &r->v[x]))) break;
+                at = cmp < 0 ? r->v[at].left : r->v[at].right;
+            }
+            if (at != NIL) {
+                r->v[at].period += r->v[x].period;
+                r->v[at].samples += r->v[x].samples;
+                r->v[x].merged = 1;
+                continue;
+            }
+            link_node(r->v, &root, x, parent, cmp);
+        }
+        r->root[ev] = root;
+    }
+    free(order);
+}
+
+static size_t *pairs_of(report_ctx *r, size_t x, uint32_t nr) {
+    size_t i;
+    if (!r->v[x].pairs) {
+        if (!(r->v[x].pairs = malloc(nr * sizeof *r->v[x].pairs))) abort();
+        for (i = 0; i < nr; i++) r->v[x].pairs[i] = NIL;
+    }
+    return r->v[x].pairs;
+}
+
+/* perf's group view (report__collapse_hists): each member's rows are
+   matched to the leader's (hists__match: the leader's rows, in order, find
+   their equal in the member's tree), and a member's row no leader's row
+   took gets a leader's row of its own with no period (hists__link: a
+   dummy entry, inserted in the leader's tree). */
+static void link_groups(report_ctx *r) {
+    size_t ev, m, i, *order = NULL, cap = 0;
+    for (ev = 0; ev < r->nev; ev++) {
+        uint32_t nr = r->members[ev];
+        if (nr < 2 || r->leader[ev] != (long)ev) continue;
+        for (m = 1; m < nr && ev + m < r->nev; m++) {
+            size_t n;
+            if (cap < r->n + 1) {
+                cap = (r->n + 1) * 2;
+                if (!(order = realloc(order, cap * sizeof *order))) abort();
+            }
+            n = in_order(r->v, r->root[ev], order);
+            for (i = 0; i < n; i++) { /* hists__match */
+                size_t at = r->root[ev + m];
                 while (at != NIL) {
-                    parent = at;
-                    if (!(cmp = entry_cmp(r, &r->v[at], &r->v[x]))) break;
+                    int64_t cmp = entry_cmp(r, &r->v[at], &r->v[order[i]]);
+                    if (!cmp) break;
                     at = cmp < 0 ? r->v[at].left : r->v[at].right;
                 }
                 if (at != NIL) {
-                    r->v[at].period += r->v[x].period;
-                    r->v[at].samples += r->v[x].samples;
-                    r->v[x].merged = 1;
-                    continue;
+                    pairs_of(r, order[i], nr)[m] = at;
+                    r->v[at].paired = 1;
                 }
-                link_node(r->v, &root, x, parent, cmp);
             }
-            n = in_order(r->v, root, order);
+            n = in_order(r->v, r->root[ev + m], order);
+            for (i = 0; i < n; i++) { /* hists__link */
+                size_t at = r->root[ev], parent = NIL, y = order[i];
+                int64_t cmp = 0;
+                if (r->v[y].paired) continue;
+                while (at != NIL) {
+                    parent = at;
+                    if (!(cmp = entry_cmp(r, &r->v[at], &r->v[y]))) break;
+                    at = cmp < 0 ? r->v[at].left : r->v[at].right;
+                }
+                if (at == NIL) {
+                    new_row(r);
+                    at = r->n++;
+                    r->v[at] = r->v[y];
+                    r->v[at].event = (long)ev;
+                    r->v[at].period = r->v[at].samples = 0;
+                    r->v[at].pairs = NULL;
+                    r->v[at].paired = 0;
+                    link_node(r->v, &r->root[ev], at, parent, cmp);
+                }
+                pairs_of(r, at, nr)[m] = y;
+                r->v[y].paired = 1;
+            }
         }
+    }
+    free(order);
+}
+
+/* Each row's seq: its place in the tree perf prints from. */
+static void number(report_ctx *r) {
+    size_t ev, i, seq = 0, *order = malloc((r->n ? r->n : 1) * sizeof *order);
+    if (!order) abort();
+    for (ev = 0; ev < r->nev; ev++) {
+        size_t n = in_order(r->v, r->root[ev], order);
         for (i = 0; i < n; i++) r->v[order[i]].seq = seq++;
     }
     free(order);
@@ -320,6 +406,30 @@ static uint64_t *read_last(report_ctx *r, uint64_t id) {
     return &r->read_ids[i].last;
 }
 
+/* GROUP_DESC (a file's feature, a pipe's HEADER_FEATURE): which events
+   form groups. perf shows a group in one table when it has more than one
+   member; its name is GROUP_DESC's unless that says "{anon_group}". */
+static void add_groups(report_ctx *r, perfdata_view sec, int big) {
+    perfdata_feat_list l;
+    perfdata_group_desc g;
+    size_t st = 0, m;
+    if (perfdata_decode_feat_group_desc(sec, big, &l, NULL) != PERFDATA_OK) return;
+    while (perfdata_group_desc_next(&l, &st, &g)) {
+        if (g.nr_members < 2 || g.leader_idx >= r->nev || g.nr_members > r->nev - g.leader_idx) continue;
+        r->members[g.leader_idx] = g.nr_members;
+        for (m = 0; m < g.nr_members; m++) r->leader[g.leader_idx + m] = (long)g.leader_idx;
+        free(r->group_name[g.leader_idx]);
+        r->group_name[g.leader_idx] = NULL;
+        if (g.name.n && !(g.name.n == 12 && !memcmp(g.name.p, "{anon_group}", 12))) {
+            char *name = malloc(g.name.n + 1);
+            if (!name) abort();
+            memcpy(name, g.name.p, g.name.n);
+            name[g.name.n] = 0;
+            r->group_name[g.leader_idx] = name;
+        }
+    }
+}
+
 /* One sample of an event (perf's tool->sample): its row and the totals. */
 static void deliver(report_ctx *r, entry *e) {
     if ((size_t)e->event >= r->nev) return;
@@ -352,6 +462,12 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     if (rec->type != PERFDATA_RECORD_SAMPLE) {
         pd_state_update(&r->st, &r->s->file, rec);
         pd_sym_record(&r->sym, rec);
+        if (rec->type == PERFDATA_RECORD_HEADER_FEATURE) {
+            perfdata_header_feature hf;
+            if (perfdata_decode_header_feature(&r->s->file, rec, &hf, NULL) == PERFDATA_OK &&
+                hf.feat_id == PERFDATA_FEAT_GROUP_DESC)
+                add_groups(r, hf.data, rec->big_endian);
+        }
         return;
     }
     if (perfdata_decode_sample(&r->s->file, rec, &s, &err) != PERFDATA_OK) {
@@ -412,10 +528,27 @@ static int g_keys[KEY_MAX], g_nkeys, g_samples;
    with -n, "sample"): period, then each key's se_sort (comm, dso and
    symbol names ascending, missing ones last; thread ids ascending), then
    more samples first; what ties stays in the tree's order (seq). */
+static const report_ctx *g_r;
+
+/* A row's period or samples for group member m (0: the row's own event). */
+static uint64_t member_value(const report_ctx *r, const entry *e, size_t m, int samples) {
+    const entry *p = m == 0 ? e : (e->pairs && e->pairs[m] != NIL ? &r->v[e->pairs[m]] : NULL);
+    return p ? (samples ? p->samples : p->period) : 0;
+}
+
+static uint32_t members_of(const report_ctx *r, const entry *e) {
+    uint32_t nr = r->members ? r->members[e->event] : 1;
+    return nr ? nr : 1;
+}
+
 static int by_period(const void *a, const void *b) {
     const entry *x = *(const entry *const *)a, *y = *(const entry *const *)b;
+    uint32_t nr = members_of(g_r, x), m;
     int i, c;
-    if (x->period != y->period) return x->period < y->period ? 1 : -1;
+    for (m = 0; m < nr; m++) { /* in a group, the members' periods break ties in order */
+        uint64_t px = member_value(g_r, x, m, 0), py = member_value(g_r, y, m, 0);
+        if (px != py) return px < py ? 1 : -1;
+    }
     for (i = 0; i < g_nkeys; i++) {
         switch (g_keys[i]) {
         case KEY_COMM:
@@ -432,7 +565,10 @@ static int by_period(const void *a, const void *b) {
             break;
         }
     }
-    if (g_samples && x->samples != y->samples) return x->samples < y->samples ? 1 : -1;
+    for (m = 0; g_samples && m < nr; m++) {
+        uint64_t sx = member_value(g_r, x, m, 1), sy = member_value(g_r, y, m, 1);
+        if (sx != sy) return sx < sy ? 1 : -1;
+    }
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -482,21 +618,49 @@ static void column_widths(report_ctx *r, size_t ev, entry **sorted, size_t n, si
     if (comm && comm + 8 > width[KEY_PID]) width[KEY_PID] = comm + 8;
 }
 
+/* perf's evsel__group_desc: "NAME { a, b }", NAME "anon group" unless
+   GROUP_DESC named it; an event on its own: its name. */
+static void group_name(report_ctx *r, size_t ev, uint32_t nr, char *buf, size_t len) {
+    size_t at = 0, m;
+    char one[256];
+    if (nr < 2) {
+        perfdata_event_name(&r->s->file, ev, buf, len);
+        return;
+    }
+    at += (size_t)snprintf(buf, len, "%s { ", r->group_name && r->group_name[ev] ? r->group_name[ev] : "anon group");
+    for (m = 0; m < nr && ev + m < r->nev && at < len; m++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", m ? ", " : "", perfdata_event_name(&r->s->file, ev + m, one, sizeof one));
+    if (at < len) snprintf(buf + at, len - at, " }");
+}
+
 static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n) {
     static const char *const titles[] = {"Command", "    Pid:Command", "Shared Object", "Symbol"};
     size_t width[KEY_MAX], i;
     int k;
-    uint64_t total = r->ev_period[ev], samples;
-    char unit, name[256], buf[1024];
-    convert_unit(r->ev_samples[ev], &samples, &unit);
-    printf("# Samples: %llu%c of event '%s'%s%s%s\n", (unsigned long long)samples, unit,
-           perfdata_event_name(&r->s->file, ev, name, sizeof name), r->filter.time_spec ? " (time slices: " : "",
-           r->filter.time_spec ? r->filter.time_spec : "", r->filter.time_spec ? ")" : "");
-    printf("# Event count (approx.): %llu\n#\n", (unsigned long long)total);
+    uint64_t total = r->ev_period[ev], samples, all_samples = 0, all_period = 0;
+    uint32_t nr = r->members && r->members[ev] > 1 ? r->members[ev] : 1, m;
+    char unit, name[1024], buf[1024];
+    for (m = 0; m < nr && ev + m < r->nev; m++) {
+        all_samples += r->ev_samples[ev + m];
+        all_period += r->ev_period[ev + m];
+    }
+    convert_unit(all_samples, &samples, &unit);
+    group_name(r, ev, nr, name, sizeof name);
+    printf("# Samples: %llu%c of event%s '%s'%s%s%s\n", (unsigned long long)samples, unit, nr > 1 ? "s" : "", name,
+           r->filter.time_spec ? " (time slices: " : "", r->filter.time_spec ? r->filter.time_spec : "",
+           r->filter.time_spec ? ")" : "");
+    printf("# Event count (approx.): %llu\n#\n", (unsigned long long)all_period);
     column_widths(r, ev, sorted, n, width);
-    printf("# Overhead%s", r->show_samples ? "       Samples" : "");
+    /* a group has a column of each for every member */
+    printf("# %*s", (int)(8 * nr), "Overhead");
+    if (r->show_samples) printf("  %*s", (int)(12 * nr), "Samples");
     for (k = 0; k < r->nkeys; k++) printf("  %-*s", (int)width[r->keys[k]], titles[r->keys[k]]);
-    printf("\n# ........%s", r->show_samples ? "  ............" : "");
+    printf("\n# ");
+    for (i = 0; i < 8 * nr; i++) putchar('.');
+    if (r->show_samples) {
+        printf("  ");
+        for (i = 0; i < 12 * nr; i++) putchar('.');
+    }
     for (k = 0; k < r->nkeys; k++) {
         printf("  ");
         for (i = 0; i < width[r->keys[k]]; i++) putchar('.');
@@ -505,8 +669,15 @@ static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n
     for (i = 0; i < n; i++) {
         entry *e = sorted[i];
         if ((size_t)e->event != ev || e->hidden || !pd_filter_percent(&r->filter, e->period, total)) continue;
-        printf("  %7.2f%%", total ? 100.0 * (double)e->period / (double)total : 0.0);
-        if (r->show_samples) printf("  %12llu", (unsigned long long)e->samples);
+        printf("  ");
+        for (m = 0; m < nr; m++) {
+            uint64_t t = ev + m < r->nev ? r->ev_period[ev + m] : 0;
+            printf("%7.2f%%", t ? 100.0 * (double)member_value(r, e, m, 0) / (double)t : 0.0);
+        }
+        if (r->show_samples) {
+            printf("  ");
+            for (m = 0; m < nr; m++) printf("%12llu", (unsigned long long)member_value(r, e, m, 1));
+        }
         for (k = 0; k < r->nkeys; k++) {
             int w = (int)width[r->keys[k]], last = k == r->nkeys - 1;
             /* comm, dso and pid pad (and cut) themselves to the width; the
@@ -727,14 +898,25 @@ int pd_cmd_report(int argc, char **argv) {
     if (!r.root) abort();
     for (i = 0; i < r.nev; i++) r.root[i] = NIL;
     r.ev_samples = calloc(r.nev, sizeof *r.ev_samples);
-    if (!r.ev_period || !r.ev_samples) abort();
+    r.leader = malloc(r.nev * sizeof *r.leader);
+    r.members = calloc(r.nev, sizeof *r.members);
+    r.group_name = calloc(r.nev, sizeof *r.group_name);
+    if (!r.ev_period || !r.ev_samples || !r.leader || !r.members || !r.group_name) abort();
+    for (i = 0; i < r.nev; i++) r.leader[i] = -1;
+    {
+        perfdata_view sec;
+        if (perfdata_feature_section(&s.file, PERFDATA_FEAT_GROUP_DESC, &sec, NULL) == PERFDATA_OK)
+            add_groups(&r, sec, (s.file.flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
+    }
     if (r.csv_dir) {
         if (!(r.overview = csv_open(r.csv_dir, "overview.csv"))) return 1;
         fprintf(r.overview, "time,offset,type,name,pid,tid,cpu\n");
     }
     rc = pd_session_walk_ordered(&s, on_record, &r);
     if (r.overview && csv_close(r.overview, r.csv_dir, "overview.csv")) rc = PD_EXIT_ERROR;
-    collapse_and_number(&r);
+    collapse(&r);
+    link_groups(&r);
+    number(&r);
     sorted = malloc((r.n ? r.n : 1) * sizeof(entry *));
     if (!sorted) abort();
     for (i = 0; i < r.n; i++)
@@ -742,6 +924,7 @@ int pd_cmd_report(int argc, char **argv) {
     memcpy(g_keys, r.keys, sizeof g_keys);
     g_nkeys = r.nkeys;
     g_samples = r.show_samples;
+    g_r = &r;
     qsort(sorted, n, sizeof(entry *), by_period);
     elide_keys(&r, elided, sizeof elided); /* after the grouping and sorting, which keep every key */
     printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n%s", elided);
@@ -749,14 +932,24 @@ int pd_cmd_report(int argc, char **argv) {
         fprintf(stderr, "perfdata report: %s has no samples%s\n", path, r.filter.active ? " (after the filters)" : "");
     else {
         printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)r.lost_samples);
-        for (ev = 0; ev < s.file.nr_events && ev < r.nev; ev++)
-            if (r.ev_samples[ev]) print_event_table(&r, ev, sorted, n);
+        for (ev = 0; ev < s.file.nr_events && ev < r.nev; ev++) {
+            uint64_t any = 0;
+            size_t m;
+            if (r.leader[ev] >= 0 && r.leader[ev] != (long)ev) continue; /* in its leader's table */
+            for (m = 0; m < (r.members[ev] > 1 ? r.members[ev] : 1) && ev + m < r.nev; m++) any += r.ev_samples[ev + m];
+            if (any) print_event_table(&r, ev, sorted, n);
+        }
         printf("#\n#\n"); /* perf puts a random tip between these two lines */
     }
     if (r.csv_dir && csv_write(&r, sorted, n)) rc = PD_EXIT_ERROR;
     rc = pd_session_finish(&s, rc);
     free(sorted);
     free(r.procs);
+    for (i = 0; i < r.n; i++) free(r.v[i].pairs);
+    for (i = 0; i < r.nev; i++) free(r.group_name[i]);
+    free(r.leader);
+    free(r.members);
+    free(r.group_name);
     free(r.v);
     free(r.root);
     free(r.read_ids);
