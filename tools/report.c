@@ -264,16 +264,14 @@ static size_t *pairs_of(report_ctx *r, size_t x, uint32_t nr) {
    took gets a leader's row of its own with no period (hists__link: a
    dummy entry, inserted in the leader's tree). */
 static void link_groups(report_ctx *r) {
-    size_t ev, m, i, *order = NULL, cap = 0;
+    size_t ev, m, i;
     for (ev = 0; ev < r->nev; ev++) {
         uint32_t nr = r->members[ev];
         if (nr < 2 || r->leader[ev] != (long)ev) continue;
         for (m = 1; m < nr && ev + m < r->nev; m++) {
-            size_t n;
-            if (cap < r->n + 1) {
-                cap = (r->n + 1) * 2;
-                if (!(order = realloc(order, cap * sizeof *order))) abort();
-            }
+            /* room for every row, the leader's dummies to come included */
+            size_t n, *order = malloc((r->n + 1) * 2 * sizeof *order);
+            if (!order) abort(); /* the tools have no way on without memory */
             n = in_order(r->v, r->root[ev], order);
             for (i = 0; i < n; i++) { /* hists__match */
                 size_t at = r->root[ev + m];
@@ -310,9 +308,9 @@ static void link_groups(report_ctx *r) {
                 pairs_of(r, at, nr)[m] = y;
                 r->v[y].paired = 1;
             }
+            free(order);
         }
     }
-    free(order);
 }
 
 /* Each row's seq: its place in the tree perf prints from. */
@@ -728,7 +726,7 @@ static int csv_close(FILE *fp, const char *dir, const char *name) {
    column would go. */
 static void elide_keys(report_ctx *r, char *lines, size_t len) {
     static const char *const labels[KEY_MAX] = {"comm", NULL, "dso", "symbol"};
-    int k, kept = 0, keys[KEY_MAX], n = 0;
+    int k, kept = 0, keys[KEY_MAX] = {0}, n = 0;
     size_t at = 0;
     lines[0] = 0;
     for (k = 0; k < r->nkeys; k++) {
