@@ -171,35 +171,34 @@ def main():
         cs = os.path.join(t, 't.c')
         with open(cs, 'wb') as f:
             f.write(src)
-        for name, args in (('tiny-stripped', ['-Os', '-s']), ('tiny-symtab', ['-Os']),
-                           ('tiny-pie-so', ['-Os', '-shared', '-fPIC']), ('tiny-reloc.o', ['-Os', '-c']),
-                           ('tiny-m32', ['-Os', '-m32', '-s'])):
-            outp = os.path.join(t, name)
-            r = subprocess.run(['gcc'] + args + [cs, '-o', outp], capture_output=True)
-            if r.returncode == 0 and os.path.getsize(outp) < 20 * 1024:
-                with open(outp, 'rb') as f:
-                    put('fuzz_elf', name, f.read())
-            else:
-                print('skipped', name, file=sys.stderr)
+        compile_seeds(put, t, cs, (('tiny-stripped', ['-Os', '-s']), ('tiny-symtab', ['-Os']),
+                                   ('tiny-pie-so', ['-Os', '-shared', '-fPIC']), ('tiny-reloc.o', ['-Os', '-c']),
+                                   ('tiny-m32', ['-Os', '-m32', '-s'])))
         # calls into libc: .plt and .rela.plt, for the synthesized name@plt symbols
         cs = os.path.join(t, 'plt.c')
         with open(cs, 'wb') as f:
             f.write(b'#include <stdio.h>\n#include <stdlib.h>\n'
                     b'int main(int c, char **v) { puts(v[0]); printf("%d\\n", atoi(v[c - 1])); return abs(c); }\n')
-        for name, args in (('tiny-plt', ['-O1']), ('tiny-plt-stripped', ['-O1', '-s'])):
-            outp = os.path.join(t, name)
-            r = subprocess.run(['gcc'] + args + [cs, '-o', outp], capture_output=True)
-            if r.returncode == 0 and os.path.getsize(outp) < 20 * 1024:
-                with open(outp, 'rb') as f:
-                    put('fuzz_elf', name, f.read())
-            else:
-                print('skipped', name, file=sys.stderr)
+        compile_seeds(put, t, cs, (('tiny-plt', ['-O1']), ('tiny-plt-stripped', ['-O1', '-s'])))
     put('fuzz_elf', 'kallsyms', b'ffffffff81000000 T _stext\nffffffff81000100 t helper\n'
         b'ffffffff81000200 W weak_fn\nffffffff81000300 D data_sym\nffffffffc0000000 t mod_fn\t[ext4]\n'
         b'ffffffffc0000100 T mod_fn2\t[ext4]\n0000000000000000 T hidden\n')
     put('fuzz_elf', 'kallsyms-hidden', b'0000000000000000 T a\n0000000000000000 t b\n')
     total = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(OUT) for f in fs)
     print('seeds: %d bytes' % total)
+
+
+def compile_seeds(put, tmp, source, builds):
+    """fuzz_elf seeds: source compiled with gcc as each (name, args); a build
+    that fails or exceeds 20 KiB is left out, and said so."""
+    for name, args in builds:
+        outp = os.path.join(tmp, name)
+        r = subprocess.run(['gcc'] + args + [source, '-o', outp], capture_output=True)
+        if r.returncode == 0 and os.path.getsize(outp) < 20 * 1024:
+            with open(outp, 'rb') as f:
+                put('fuzz_elf', name, f.read())
+        else:
+            print('skipped', name, file=sys.stderr)
 
 
 main()

@@ -18,6 +18,7 @@
 enum { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM, KEY_MAX };
 
 #define NIL ((size_t)-1)
+#define PD_GROUP_VIEW_MAX 32            /* members of a group shown as one table */
 
 /* One row: perf's hist_entry. Rows live in perf's trees, rebuilt here node
    for node (see add), so that they group and order as perf's do even where
@@ -414,6 +415,13 @@ static void add_groups(report_ctx *r, perfdata_view sec, int big) {
     if (perfdata_decode_feat_group_desc(sec, big, &l, NULL) != PERFDATA_OK) return;
     while (perfdata_group_desc_next(&l, &st, &g)) {
         if (g.nr_members < 2 || g.leader_idx >= r->nev || g.nr_members > r->nev - g.leader_idx) continue;
+        if (g.nr_members > PD_GROUP_VIEW_MAX) {
+            /* a row keeps a slot per member: the view is bounded so that a
+               file's group cannot ask for memory of rows x members */
+            fprintf(stderr, "perfdata report: a group of %u events is reported event by event (the group view "
+                            "takes at most %d)\n", g.nr_members, PD_GROUP_VIEW_MAX);
+            continue;
+        }
         r->members[g.leader_idx] = g.nr_members;
         for (m = 0; m < g.nr_members; m++) r->leader[g.leader_idx + m] = (long)g.leader_idx;
         free(r->group_name[g.leader_idx]);
