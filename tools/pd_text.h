@@ -1,0 +1,32 @@
+/* pd_text.h - text from a profile written so that it cannot forge output
+   structure: a comm, file or symbol name read from a file can hold any byte,
+   and printed as it is a newline would start a line of its own, a tab or
+   separator a field, and an escape sequence would drive the terminal.
+   Control characters (C0 bytes 0x00-0x1f, DEL 0x7f, and C1 characters
+   U+0080-U+009F as UTF-8 encodes them, 0xc2 0x80-0x9f) are written as
+   \xHH for each of their bytes; every other byte as it is, so names perf
+   prints are printed the same. */
+#ifndef PD_TEXT_H
+#define PD_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Whether s[0..n) needs escaping at all (the common case is no). */
+int pd_text_clean(const char *s, size_t n);
+/* s[0..n) escaped into out (at most cap-1 bytes and a NUL; an escape is
+   never cut in half). Returns the length written. */
+size_t pd_escape(char *out, size_t cap, const char *s, size_t n);
+/* The escaped text in a buffer of the caller's, or s itself when it needs
+   no escaping (then NUL-terminated as s is). For printf("%s"). */
+const char *pd_escaped(char *buf, size_t cap, const char *s);
+/* Writes s[0..n) escaped. Returns what fwrite/fputs return (EOF on error). */
+int pd_put_text(FILE *fp, const char *s, size_t n);
+int pd_put_str(FILE *fp, const char *s);
+/* One CSV cell (RFC 4180): quoted when it holds a comma, quote, CR or LF
+   (quotes doubled), control characters escaped as above, and a cell that
+   starts with = + - @ (or a tab or CR) prefixed with a ' so that no
+   spreadsheet takes it for a formula. */
+int pd_put_csv(FILE *fp, const char *s);
+
+#endif
