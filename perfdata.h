@@ -66,7 +66,10 @@
  *   - optionally an id index (perfdata_id_entry[]) that makes "which event does
  *     this record belong to" a binary search instead of a scan over every id:
  *     perfdata_id_index_needed() says how many entries; perfdata_set_id_index()
- *     installs it. Without one, lookups still work, by a linear scan.
+ *     installs it. Without one, lookups still work, by a linear scan. In pipe
+ *     mode events keep arriving: an index with room for twice the ids takes
+ *     each new event's ids in O(log n) time per id; out of room, lookups fall
+ *     back to the scan until a larger index is installed.
  *
  * ERRORS
  *   Every fallible call returns a perfdata_status (PERFDATA_OK is 0) and fills
@@ -163,7 +166,8 @@ extern "C" {
     X(ERR_UNSUPPORTED, 4, "unsupported format version")                       \
     X(ERR_NO_SPACE, 5, "caller-supplied storage is too small")                \
     X(ERR_BAD_ARGUMENT, 6, "bad argument")                                    \
-    X(ERR_UNKNOWN_ID, 7, "the record's id matches no event")
+    X(ERR_UNKNOWN_ID, 7, "the record's id matches no event")                 \
+    X(ERR_LIMIT, 8, "a limit on the work an input may cause was reached")
 
 typedef enum perfdata_status {
 #define PERFDATA__ENUM(name, value, text) PERFDATA_##name = (value),
@@ -505,9 +509,11 @@ typedef struct perfdata_file {
     perfdata_event *events;
     size_t nr_events;
     size_t cap_events;
-    perfdata_id_entry *id_index;    /* sorted by id, or NULL */
+    perfdata_id_entry *id_index;    /* sorted runs of (id, event), or NULL */
     size_t nr_ids;
     size_t cap_ids;
+    size_t sorted_ids;              /* private: the first run's length */
+    perfdata_view names_pending;    /* private: EVENT_DESC entries that wait for the id index */
     int id_pos;                     /* u64 index of ID in a SAMPLE, -1 none */
     int is_pos;                     /* u64 index of ID from a trailer's end */
     uint64_t sample_type_union;     /* OR of every event's sample_type */
@@ -1680,12 +1686,28 @@ PERFDATA__PRIVATE void perfdata__events_changed(perfdata_file *f) {
     if (f->nr_events > 1 && (f->id_pos < 0 || f->is_pos < 0)) f->flags |= PERFDATA_FILE_IDS_AMBIGUOUS;
 }
 
+PERFDATA__PRIVATE void perfdata__names_from_event_desc(perfdata_file *f, perfdata_view sec);
+
 /* --------------------------------------------------------------- id index */
+/* The index is sorted runs of (id, event): a base run filled and sorted by
+   perfdata_set_id_index(), then the ids of events added since (pipe mode),
+   appended one by one and merged as a binary counter carries, so the tail
+   holds one run per set bit of its length, longest first. Adding an id is
+   O(log n) amortised (a merge borrows the free entries after the index:
+   room for twice the ids keeps it so) and a lookup searches O(log n) runs.
+   Among equal ids the latest event wins, as in perf's id hash. */
 
 PERFDATA_DEF size_t perfdata_id_index_needed(const perfdata_file *f) {
     size_t i, n = 0;
-    for (i = 0; i < f->nr_events; i++) n += f->events[i].ids.count;
+    for (i = 0; i < f->nr_events; i++) {
+        if (f->events[i].ids.count > (size_t)-1 - n) return (size_t)-1; /* cannot be had: never wraps */
+        n += f->events[i].ids.count;
+    }
     return n;
+}
+
+PERFDATA__PRIVATE int perfdata__id_less(const perfdata_id_entry *a, const perfdata_id_entry *b) {
+    return a->id < b->id || (a->id == b->id && a->event < b->event);
 }
 
 PERFDATA__PRIVATE void perfdata__sift_down(perfdata_id_entry *a, size_t root, size_t n) {
@@ -1693,14 +1715,14 @@ PERFDATA__PRIVATE void perfdata__sift_down(perfdata_id_entry *a, size_t root, si
         size_t child = 2 * root + 1;
         perfdata_id_entry t;
         if (child >= n) return;
-        if (child + 1 < n && a[child + 1].id > a[child].id) child++;
-        if (a[root].id >= a[child].id) return;
+        if (child + 1 < n && perfdata__id_less(&a[child], &a[child + 1])) child++;
+        if (!perfdata__id_less(&a[root], &a[child])) return;
         t = a[root]; a[root] = a[child]; a[child] = t;
         root = child;
     }
 }
 
-/* Heapsort: in place, no recursion, O(n log n) whatever the input. */
+/* Heapsort on (id, event): in place, no recursion, O(n log n) whatever the input. */
 PERFDATA__PRIVATE void perfdata__sort_ids(perfdata_id_entry *a, size_t n) {
     size_t i;
     if (n < 2) return;
@@ -1720,8 +1742,42 @@ PERFDATA__PRIVATE void perfdata__fill_id_index(perfdata_file *f) {
             f->id_index[n].unused = 0;
             n++;
         }
-    f->nr_ids = n;
+    f->nr_ids = f->sorted_ids = n;
     perfdata__sort_ids(f->id_index, n);
+}
+
+/* Merges the adjacent sorted runs a[0..n) and a[n..2n) through scratch[0..n). */
+PERFDATA__PRIVATE void perfdata__merge_runs(perfdata_id_entry *a, size_t n, perfdata_id_entry *scratch) {
+    size_t i = 0, j = n, o = 0, k;
+    for (k = 0; k < n; k++) scratch[k] = a[k];
+    while (i < n && j < 2 * n) {
+        if (perfdata__id_less(&a[j], &scratch[i])) a[o++] = a[j++];
+        else a[o++] = scratch[i++]; /* ties: the older run first */
+    }
+    while (i < n) a[o++] = scratch[i++];
+}
+
+/* Adds event `e`'s ids to an installed index with room for them. */
+PERFDATA__PRIVATE void perfdata__index_event(perfdata_file *f, size_t e) {
+    perfdata_id_entry *a = f->id_index;
+    size_t j;
+    for (j = 0; j < f->events[e].ids.count; j++) {
+        size_t tail = f->nr_ids - f->sorted_ids, run = 1;
+        a[f->nr_ids].id = perfdata_u64s_at(&f->events[e].ids, j);
+        a[f->nr_ids].event = (uint32_t)e;
+        a[f->nr_ids].unused = 0;
+        f->nr_ids++;
+        /* the carry: runs of 1, 2, 4... before the new entry merge with it */
+        while (tail & run) {
+            if (f->cap_ids - f->nr_ids < run) { /* no scratch: one sorted run */
+                perfdata__sort_ids(a, f->nr_ids);
+                f->sorted_ids = f->nr_ids;
+                break;
+            }
+            perfdata__merge_runs(a + f->nr_ids - 2 * run, run, a + f->nr_ids);
+            run *= 2;
+        }
+    }
 }
 
 PERFDATA_DEF perfdata_status perfdata_set_id_index(perfdata_file *f, perfdata_id_entry *entries, size_t cap,
@@ -1736,28 +1792,41 @@ PERFDATA_DEF perfdata_status perfdata_set_id_index(perfdata_file *f, perfdata_id
     f->id_index = entries;
     f->cap_ids = cap;
     if (entries) perfdata__fill_id_index(f);
-    else f->nr_ids = 0;
+    else f->nr_ids = f->sorted_ids = 0;
+    if (entries && f->names_pending.n) perfdata__names_from_event_desc(f, f->names_pending);
     return perfdata__ok(err);
+}
+
+/* The latest event of id in a sorted run, or -1. */
+PERFDATA__HOT long perfdata__search_run(const perfdata_id_entry *a, size_t n, uint64_t id) {
+    size_t lo = 0, hi = n;
+    if (n <= 16) { /* the usual few ids: a scan beats the search */
+        while (lo < n && a[lo].id <= id) lo++;
+    } else {
+        while (lo < hi) { /* the first entry above id */
+            size_t mid = lo + (hi - lo) / 2;
+            if (a[mid].id <= id) lo = mid + 1;
+            else hi = mid;
+        }
+    }
+    return lo && a[lo - 1].id == id ? (long)a[lo - 1].event : -1;
 }
 
 /* The search of perfdata_find_event; inlined where every sample needs it. */
 PERFDATA__HOT long perfdata__find_event(const perfdata_file *f, uint64_t id) {
     size_t i, j;
-    if (f->id_index && f->nr_ids <= 16) { /* the usual few ids: a scan beats the search */
-        for (i = 0; i < f->nr_ids && f->id_index[i].id < id; i++) {}
-        return i < f->nr_ids && f->id_index[i].id == id ? (long)f->id_index[i].event : -1;
-    }
     if (f->id_index) {
-        size_t lo = 0, hi = f->nr_ids;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (f->id_index[mid].id < id) lo = mid + 1;
-            else hi = mid;
+        size_t tail = f->nr_ids - f->sorted_ids, end = f->nr_ids;
+        while (tail) { /* the newest run is the last and shortest */
+            size_t run = tail & (~tail + 1);
+            long ev = perfdata__search_run(f->id_index + end - run, run, id);
+            if (ev >= 0) return ev;
+            end -= run;
+            tail -= run;
         }
-        if (lo < f->nr_ids && f->id_index[lo].id == id) return (long)f->id_index[lo].event;
-        return -1;
+        return perfdata__search_run(f->id_index, f->sorted_ids, id);
     }
-    for (i = 0; i < f->nr_events; i++)
+    for (i = f->nr_events; i-- > 0;)
         for (j = 0; j < f->events[i].ids.count; j++)
             if (perfdata_u64s_at(&f->events[i].ids, j) == id) return (long)i;
     return -1;
@@ -1806,7 +1875,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__add_event(perfdata_file *f, perfdata
     f->nr_events++;
     perfdata__events_changed(f);
     if (f->id_index) {
-        if (f->nr_ids + ids.count <= f->cap_ids) perfdata__fill_id_index(f);
+        if (ids.count <= f->cap_ids - f->nr_ids) perfdata__index_event(f, f->nr_events - 1);
         else f->id_index = 0; /* out of room: fall back to scanning */
     }
     return PERFDATA_OK;
@@ -1872,7 +1941,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__read_attrs(perfdata_file *f, size_t 
     const unsigned char *p = f->buffer.p;
     int big = (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
     uint64_t pos = f->attrs.offset, end = f->attrs.offset + f->attrs.size;
-    uint64_t nr = f->attrs.size / f->attr_size, i;
+    uint64_t nr = f->attrs.size / f->attr_size, i, id_bytes = 0;
     /* Counting validates every entry too: a corrupt attr_size can claim
        billions of attrs, and the caller would size its storage by that. */
     if (count_only) *count_only = 0;
@@ -1892,6 +1961,13 @@ PERFDATA__PRIVATE perfdata_status perfdata__read_attrs(perfdata_file *f, size_t 
         ids.size = perfdata__ld64(p + pos + asize + 8, big);
         if (!perfdata__fits(f->buffer.n, ids.offset, ids.size))
             return perfdata__fail(err, PERFDATA_ERR_MALFORMED, pos + asize, 0, PERFDATA__MSG("attr id array out of bounds"));
+        /* perf writes each event's ids once; arrays that overlap could
+           claim more ids than the file holds, and an id index sized by
+           their sum would be unbounded */
+        id_bytes += ids.size;
+        if (id_bytes > f->buffer.n)
+            return perfdata__fail(err, PERFDATA_ERR_MALFORMED, pos + asize, 0,
+                                  PERFDATA__MSG("the attrs' id arrays overlap: more ids than the file holds"));
         if (!count_only) {
             av.p = p + pos; av.n = asize; av.offset = pos;
             idv.bytes.p = p + ids.offset; idv.bytes.n = (size_t)(ids.size & ~7ull);
@@ -1983,14 +2059,25 @@ PERFDATA__PRIVATE perfdata_status perfdata__open_file_mode(perfdata_file *f, siz
 
 /* Names from an EVENT_DESC section: perf gives each entry's name to the
    event that owns its first id (evlist__set_event_name), never replacing a
-   name. An entry without ids names the event at its own index. */
+   name. An entry without ids names the event at its own index. perf writes
+   the entries in the events' order, so entry i is checked against event i
+   first; any other entry is looked up in the id index, and without one it
+   waits for perfdata_set_id_index() (a scan of every id for each entry
+   would be quadratic). */
 PERFDATA__PRIVATE void perfdata__names_from_event_desc(perfdata_file *f, perfdata_view sec) {
     perfdata_feat_event_desc d;
     perfdata_event_desc_entry e;
     size_t state = 0, i = 0;
+    f->names_pending.n = 0;
     if (perfdata_decode_feat_event_desc(sec, (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0, &d, 0) != PERFDATA_OK) return;
     for (; perfdata_event_desc_next(&d, &state, &e); i++) {
-        long ev = e.ids.count ? perfdata_find_event(f, perfdata_u64s_at(&e.ids, 0)) : (long)i;
+        long ev = (long)i;
+        if (e.ids.count) {
+            uint64_t id = perfdata_u64s_at(&e.ids, 0);
+            if (i < f->nr_events && f->events[i].ids.count && perfdata_u64s_at(&f->events[i].ids, 0) == id) ev = (long)i;
+            else if (f->id_index) ev = perfdata__find_event(f, id);
+            else { f->names_pending = sec; continue; }
+        }
         if (ev >= 0 && (size_t)ev < f->nr_events && f->events[ev].name.n == 0) f->events[ev].name = e.name;
     }
 }
@@ -2025,7 +2112,8 @@ PERFDATA__PRIVATE perfdata_status perfdata__open(perfdata_file *f, const void *d
     for (i = 0; i < 4; i++) f->features[i] = 0;
     f->feature_index = f->buffer;
     f->events = 0; f->nr_events = f->cap_events = 0;
-    f->id_index = 0; f->nr_ids = f->cap_ids = 0;
+    f->id_index = 0; f->nr_ids = f->cap_ids = f->sorted_ids = 0;
+    f->names_pending.p = 0; f->names_pending.n = 0; f->names_pending.offset = 0;
     f->id_pos = f->is_pos = -1;
     f->sample_type_union = 0;
     if (!data && size) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("NULL buffer"));
@@ -2188,7 +2276,8 @@ PERFDATA_DEF void perfdata_cursor_init(perfdata_file *f, perfdata_cursor *c) {
         /* Pipe attrs live only in the stream: a new pass starts afresh. */
         c->register_attrs = 1;
         f->nr_events = 0;
-        f->nr_ids = 0;
+        f->nr_ids = f->sorted_ids = 0;
+        f->names_pending.n = 0;
         perfdata__events_changed(f);
     }
 }

@@ -3893,6 +3893,116 @@ ORDER_TEST(misc_api) {
     }
 }
 
+/* The id index as pipe mode grows it: events added one by one (many ids
+   shared between events), every id found as the latest event that has it,
+   as perf's id hash finds it; with room for the merges, and without (then
+   the index is sorted whole). The scan without an index agrees. */
+TEST(id_index_runs) {
+    enum { NEV = 150, MAXIDS = 6, NID = 97 };
+    static unsigned char idbytes[NEV][MAXIDS * 8];
+    static perfdata_event events[NEV];
+    static perfdata_id_entry idx[2 * NEV * MAXIDS];
+    unsigned char attr[64];
+    size_t total = 0, e, j, v;
+    for (e = 0; e < NEV; e++) total += 1 + (e * 7) % MAXIDS;
+    memset(attr, 0, sizeof attr);
+    attr[0] = 1;  /* type: software */
+    attr[4] = 64; /* size */
+    for (v = 0; v < 3; v++) {
+        size_t cap = v == 0 ? 2 * total : v == 1 ? total : total + 5;
+        perfdata_file f;
+        perfdata_error err;
+        memset(&f, 0, sizeof f);
+        f.events = events;
+        f.cap_events = NEV;
+        f.id_pos = f.is_pos = -1;
+        test_set_context(v == 0 ? "room for merges" : v == 1 ? "no scratch" : "little scratch");
+        CHECK_EQ_U64(perfdata_set_id_index(&f, idx, cap, &err), PERFDATA_OK);
+        for (e = 0; e < NEV; e++) {
+            size_t nid = 1 + (e * 7) % MAXIDS;
+            perfdata_view av;
+            perfdata_u64s ids;
+            for (j = 0; j < nid; j++) {
+                uint64_t id = (e * 31 + j * 17) % NID + 1;
+                unsigned k;
+                for (k = 0; k < 8; k++) idbytes[e][8 * j + k] = (unsigned char)(id >> (8 * k));
+            }
+            av.p = attr; av.n = sizeof attr; av.offset = 0;
+            ids.bytes.p = idbytes[e]; ids.bytes.n = 8 * nid; ids.bytes.offset = 0;
+            ids.count = nid; ids.big_endian = 0;
+            if (!CHECK_EQ_U64(perfdata__add_event(&f, av, ids, &err), PERFDATA_OK)) break;
+            if (!CHECK(f.id_index == idx)) break;
+            if (e % 10 == 9 || e == NEV - 1) {
+                uint64_t id;
+                for (id = 0; id <= NID + 1; id++) {
+                    long want = -1, i;
+                    perfdata_id_entry *keep = f.id_index;
+                    for (i = (long)e; i >= 0 && want < 0; i--)
+                        for (j = 0; j < events[i].ids.count; j++)
+                            if (perfdata_u64s_at(&events[i].ids, j) == id) { want = i; break; }
+                    CHECK_EQ_U64(perfdata_find_event(&f, id), want);
+                    f.id_index = NULL; /* the scan */
+                    CHECK_EQ_U64(perfdata_find_event(&f, id), want);
+                    f.id_index = keep;
+                }
+            }
+        }
+        CHECK_EQ_U64(f.nr_ids, total);
+        /* filled whole again: the same answers */
+        CHECK_EQ_U64(perfdata_set_id_index(&f, idx, total, &err), PERFDATA_OK);
+        CHECK_EQ_U64(f.sorted_ids, total);
+        for (j = 0; j <= NID; j++) {
+            long want = -1, i;
+            for (i = NEV - 1; i >= 0 && want < 0; i--) {
+                size_t k;
+                for (k = 0; k < events[i].ids.count; k++)
+                    if (perfdata_u64s_at(&events[i].ids, k) == j) { want = i; break; }
+            }
+            CHECK_EQ_U64(perfdata_find_event(&f, j), want);
+        }
+    }
+    test_set_context("");
+}
+
+/* Attrs whose id arrays overlap claim more ids than the file holds: the
+   open fails rather than have an index sized by their sum. */
+TEST(open_overlapping_id_arrays) {
+    int big;
+    for (big = 0; big < 2; big++) {
+        tevent ev[3];
+        wr d;
+        blob b;
+        perfdata_file f;
+        perfdata_error err;
+        perfdata_event events[3];
+        size_t i, n = 0;
+        perfdata_attr a = base_attr(PERFDATA_SAMPLE_IP | PERFDATA_SAMPLE_ID, 0);
+        file_opts o = default_opts();
+        test_set_context(big ? "big-endian" : "little-endian");
+        for (i = 0; i < 3; i++) ev[i] = make_event(a, 0x10 + i, 0x20 + i);
+        wr_init(&d, big);
+        b = build_file(big, ev, 3, &d, &o);
+        CHECK_EQ_U64(perfdata_open(&f, b.p, b.n, events, 3, &err), PERFDATA_OK);
+        /* every attr's ids section: the whole file, from offset 0 */
+        for (i = 0; i < f.nr_events; i++) {
+            uint64_t at = f.events[i].attr_bytes.offset + f.events[i].attr_bytes.n;
+            size_t k;
+            for (k = 0; k < 8; k++) {
+                b.p[at + (big ? 7 - k : k)] = 0;
+                b.p[at + 8 + (big ? 7 - k : k)] = (unsigned char)(((uint64_t)b.n & ~7ull) >> (8 * k));
+            }
+            n++;
+        }
+        CHECK_EQ_U64(n, 3);
+        CHECK_EQ_U64(perfdata_open(&f, b.p, b.n, events, 3, &err), PERFDATA_ERR_MALFORMED);
+        CHECK(strstr(err.message, "overlap") != NULL);
+        CHECK_EQ_U64(perfdata_count_events(b.p, b.n, &n, &err), PERFDATA_ERR_MALFORMED);
+        free(b.p);
+        wr_free(&d);
+    }
+    test_set_context("");
+}
+
 int main(int argc, char **argv) {
     test_filter(argc, argv);
     RUN_TEST(open_file_mode);
@@ -3926,6 +4036,8 @@ int main(int argc, char **argv) {
     RUN_TEST(sample_bad_arguments);
     RUN_TEST(sample_id_trailer);
     RUN_TEST(record_event_mapping);
+    RUN_TEST(id_index_runs);
+    RUN_TEST(open_overlapping_id_arrays);
     RUN_TEST(status_without_err);
     RUN_TEST(kernel_record_decoders);
     RUN_TEST(tool_record_decoders);

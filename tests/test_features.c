@@ -2534,12 +2534,82 @@ TEST(fixtures) {
     CHECK(event_desc_compared >= 19);
 }
 
+/* EVENT_DESC names matched to events: entries in the events' order need no
+   index; others wait for the id index, without a scan of every id per
+   entry; a name already given is kept. */
+TEST(event_desc_names) {
+    int big;
+    for (big = 0; big <= 1; big++) {
+        static const char *const names[3] = {"a-event", "b-event", "c-event"};
+        static const uint64_t first_id[3] = {10, 20, 30};
+        unsigned char idbytes[3][16];
+        perfdata_event events[3];
+        perfdata_id_entry idx[8];
+        perfdata_file f;
+        tdesc d[3];
+        size_t i, k, order;
+        for (order = 0; order < 2; order++) {
+            wr w;
+            copy c;
+            char buf[64];
+            set_ctx(big, order ? "EVENT_DESC out of order" : "EVENT_DESC in order");
+            memset(&f, 0, sizeof f);
+            memset(events, 0, sizeof events);
+            memset(d, 0, sizeof d);
+            f.events = events;
+            f.cap_events = f.nr_events = 3;
+            f.id_pos = f.is_pos = -1;
+            if (big) f.flags |= PERFDATA_FILE_BIG_ENDIAN;
+            for (i = 0; i < 3; i++) {
+                uint64_t ids[2];
+                ids[0] = first_id[i];
+                ids[1] = first_id[i] + 1;
+                for (k = 0; k < 16; k++)
+                    idbytes[i][k] = (unsigned char)(ids[k / 8] >> (big ? 8 * (7 - k % 8) : 8 * (k % 8)));
+                events[i].ids.bytes = mkview(idbytes[i], 16);
+                events[i].ids.count = 2;
+                events[i].ids.big_endian = big;
+                events[i].attr.type = 1;
+                events[i].attr.config = i;
+            }
+            for (i = 0; i < 3; i++) {
+                size_t ev = order ? (i + 2) % 3 : i; /* out of order: c, a, b */
+                d[i].attr = desc_attr(128, 0);
+                d[i].name = names[ev];
+                d[i].nids = 1;
+                d[i].ids[0] = order && ev == 0 ? first_id[ev] + 1 : first_id[ev]; /* any id of the event */
+            }
+            wr_init(&w, big);
+            put_event_desc(&w, 128, d, 3);
+            c = make_copy(&w);
+            perfdata__names_from_event_desc(&f, mkview(c.b, c.n));
+            if (order) {
+                for (i = 0; i < 3; i++) CHECK_EQ_U64(events[i].name.n, 0); /* waiting for the index */
+                CHECK(f.names_pending.n == c.n);
+                events[1].name.p = (const unsigned char *)"kept";
+                events[1].name.n = 4;
+                CHECK_EQ_U64(perfdata_set_id_index(&f, idx, 8, NULL), PERFDATA_OK);
+                CHECK_EQ_U64(f.names_pending.n, 0);
+                CHECK(!strcmp(perfdata_event_name(&f, 1, buf, sizeof buf), "kept"));
+            }
+            for (i = 0; i < 3; i++) {
+                if (order && i == 1) continue;
+                CHECK(!strcmp(perfdata_event_name(&f, i, buf, sizeof buf), names[i]));
+            }
+            free(c.b);
+            wr_free(&w);
+        }
+    }
+    set_ctx(0, "");
+}
+
 int main(int argc, char **argv) {
     test_filter(argc, argv);
     RUN_TEST(feat_string);
     RUN_TEST(feat_strlist_cmdline);
     RUN_TEST(feat_fixed);
     RUN_TEST(feat_event_desc);
+    RUN_TEST(event_desc_names);
     RUN_TEST(feat_cpu_topology);
     RUN_TEST(feat_numa_topology);
     RUN_TEST(feat_pmu_mappings);
