@@ -1301,6 +1301,7 @@ typedef struct perfdata_zstd_dctx {
     /* streaming */
     uint8_t *win;
     size_t win_cap, win_pos, win_lo, flush_pos, flush_end;
+    size_t ext_end, ext_n;   /* after a wrap: the frame's bytes before win_lo end at win[ext_end] */
     uint64_t skip_left;
     size_t stage_len;
     perfdata_zstd__seq_entry ll[512], of[256], ml[512];
@@ -1316,11 +1317,11 @@ typedef struct perfdata_zstd_dctx {
 PERFDATA_API int perfdata_zstd_get_frame_info(const void *src, size_t src_size, perfdata_zstd_frame_info *info);
 
 /* Minimum window buffer size the streaming decoder needs for the frame
- * starting at src: Window_Size + min(Window_Size, 128 KiB); 0 for a skippable
- * frame. Any larger buffer works too: when the free space after the decode
- * position drops below one block, the last Window_Size bytes are moved to the
- * front, so with the minimum size that move happens for every block; with
- * 2 * Window_Size + 128 KiB it happens once per Window_Size of output. */
+ * starting at src: Window_Size + min(Window_Size, 128 KiB) + 32; 0 for a
+ * skippable frame. Any larger buffer works too. The buffer is a ring: when
+ * the free space after the decode position drops below one block, decoding
+ * continues at the front and matches reach back into the bytes before the
+ * wrap, so no byte is moved whatever the size. */
 PERFDATA_API int perfdata_zstd_window_buffer_size(const void *src, size_t src_size, size_t *needed);
 
 /* Streaming. window may be reused across frames; a frame whose window does not
@@ -4936,7 +4937,19 @@ static int perfdata__z_sequences(perfdata_zstd_dctx *c, const uint8_t *s, size_t
         else perfdata__z_copy(op, lp, ll);
         op += ll; lp += ll;
         if (ml > (size_t)(oend - op)) return PERFDATA_ZSTD_E_DST_TOO_SMALL;
-        if (off > (size_t)(op - hstart) || off > c->window_size) return PERFDATA_ZSTD_E_OFFSET;
+        if (off > c->window_size) return PERFDATA_ZSTD_E_OFFSET;
+        if (off > (size_t)(op - hstart)) {
+            /* into the ring's previous lap (streaming, after a wrap); the
+               source lies a lap minus off ahead of op, more than 32 bytes */
+            size_t back = off - (size_t)(op - hstart), k;
+            const uint8_t *from = base + c->ext_end - back;
+            if (back > c->ext_n) return PERFDATA_ZSTD_E_OFFSET;
+            k = ml < back ? ml : back;
+            perfdata__z_copy(op, from, k);
+            op += k;
+            ml -= k;
+        }
+        if (!ml) continue; /* all of it came from the previous lap */
         if (off >= 16 && (size_t)(oend - op) - ml >= 32) perfdata__z_wildcopy(op, op - off, ml);
         else perfdata__z_match(op, off, ml);
         op += ml;
@@ -5028,8 +5041,10 @@ PERFDATA_DEF int perfdata_zstd_get_frame_info(const void *src, size_t n, perfdat
     return PERFDATA_ZSTD_OK;
 }
 
+/* A lap of the ring is then longer than the window by more than a
+   wildcopy's overshoot: a byte is overwritten only once no match can reach it. */
 static size_t perfdata__z_win_need(uint64_t w) {
-    return (size_t)(w + (w < PERFDATA_ZSTD_BLOCK_SIZE_MAX ? w : PERFDATA_ZSTD_BLOCK_SIZE_MAX));
+    return (size_t)(w + (w < PERFDATA_ZSTD_BLOCK_SIZE_MAX ? w : PERFDATA_ZSTD_BLOCK_SIZE_MAX) + 32);
 }
 
 PERFDATA_DEF int perfdata_zstd_window_buffer_size(const void *src, size_t src_size, size_t *needed) {
@@ -5056,6 +5071,7 @@ static int perfdata__z_frame_begin(perfdata_zstd_dctx *c, const perfdata_zstd_fr
     c->has_checksum = fi->has_checksum;
     c->block_max = fi->window_size < PERFDATA_ZSTD_BLOCK_SIZE_MAX ? (uint32_t)fi->window_size : PERFDATA_ZSTD_BLOCK_SIZE_MAX;
     c->decoded = 0;
+    c->ext_end = c->ext_n = 0;
     c->rep[0] = 1; c->rep[1] = 4; c->rep[2] = 8;
     c->huf_ok = c->ll_ok = c->of_ok = c->ml_ok = 0;
     perfdata__z_xxh_init(&c->xxh);
@@ -5284,12 +5300,11 @@ PERFDATA_DEF int perfdata_zstd_decompress_stream(perfdata_zstd_dctx *c, const vo
             p = perfdata__z_peek(c, in, in_size, &used, 3 + csize);
             if (!p) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
             if (c->win_cap - c->win_pos < c->block_max) {
-                /* slide: keep the last window_size bytes of this frame */
-                size_t have = c->win_pos - c->win_lo, keep = have;
-                if (keep > c->window_size) keep = (size_t)c->window_size;
-                perfdata__z_copy(c->win, c->win + (c->win_pos - keep), keep); /* forward, may overlap */
-                c->win_lo = 0;
-                c->win_pos = keep;
+                /* wrap: the lap just ended (longer than the window) is the
+                   history matches reach back into */
+                c->ext_end = c->win_pos;
+                c->ext_n = c->win_pos - c->win_lo;
+                c->win_lo = c->win_pos = 0;
             }
             r = perfdata__z_block(c, type, bsize, p + 3, csize, c->win, c->win_lo, c->win_pos, c->win_cap, &produced);
             if (!r) r = perfdata__z_after_block(c, c->win + c->win_pos, produced);

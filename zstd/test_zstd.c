@@ -410,6 +410,38 @@ static int mode_unit(void) {
             check(r == PERFDATA_ZSTD_E_HUFFMAN, "unit", "huffman stream without padding marker");
         }
     }
+    {
+        /* A 4 MiB window filled by RLE blocks, then 40000 one-byte raw
+           blocks: through the smallest window buffer the ring wraps and no
+           block moves the window (a slide per block would copy 160 GB). */
+        enum { WLOG = 22, NSMALL = 40000 };
+        size_t fill = (size_t)1 << WLOG, n = 0, i, outn = 0, need = 0;
+        unsigned char *f = (unsigned char *)malloc(6 + 4 * (fill >> 17) + 4 * NSMALL + 3);
+        unsigned char *out = (unsigned char *)malloc(fill + NSMALL);
+        int sr, ok = 1;
+        f[n++] = 0x28; f[n++] = 0xB5; f[n++] = 0x2F; f[n++] = 0xFD;
+        f[n++] = 0x00;                          /* no content size, no checksum */
+        f[n++] = (unsigned char)((WLOG - 10) << 3); /* window 2^WLOG */
+        for (i = 0; i < (fill >> 17); i++) {    /* RLE blocks of 128 KiB of 'x' */
+            uint32_t bh = (131072u << 3) | (1u << 1);
+            f[n++] = (unsigned char)bh; f[n++] = (unsigned char)(bh >> 8); f[n++] = (unsigned char)(bh >> 16);
+            f[n++] = 'x';
+        }
+        for (i = 0; i < NSMALL; i++) {          /* raw blocks of one byte */
+            uint32_t bh = (1u << 3) | (i + 1 == NSMALL);
+            f[n++] = (unsigned char)bh; f[n++] = (unsigned char)(bh >> 8); f[n++] = (unsigned char)(bh >> 16);
+            f[n++] = (unsigned char)('a' + i % 26);
+        }
+        check(perfdata_zstd_window_buffer_size(f, n, &need) == 0 && need == fill + 131072 + 32, "unit",
+              "window buffer size of a 4 MiB window");
+        sr = stream_decode(f, n, 65536, 1 << 20, out, fill + NSMALL, &outn, need, 0);
+        for (i = 0; i < fill + NSMALL && ok && outn == fill + NSMALL; i++)
+            ok = out[i] == (i < fill ? 'x' : 'a' + (i - fill) % 26);
+        snprintf(d, sizeof d, "tiny blocks after a full window r=%d out=%zu", sr, outn);
+        check(sr == PERFDATA_ZSTD_OK && outn == fill + NSMALL && ok, "unit", d);
+        free(f);
+        free(out);
+    }
     printf("sizeof(perfdata_zstd_dctx) = %zu, PERFDATA_ZSTD_WORKSPACE_SIZE = %zu\n", sizeof(perfdata_zstd_dctx),
            (size_t)PERFDATA_ZSTD_WORKSPACE_SIZE);
     return finish();
