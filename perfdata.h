@@ -93,6 +93,16 @@
  *   no record is lost. A section outside the buffer that no cut explains
  *   (not where perf puts it, or whose end overflows) is ERR_MALFORMED.
  *
+ * HOSTILE INPUT
+ *   Every function takes time O(n log n) at worst in the size of its input,
+ *   given the memory it asks for (with no id index, finding a record's event
+ *   is a scan of every id), and never asks for memory by an unbounded sum of
+ *   file values. Decompression is bounded by default: records inside
+ *   compressed chunks may expand at most PERFDATA_INFLATE_MAX_RATIO times
+ *   (perfdata_inflate_set_max_ratio), past which the chunk stream stops with
+ *   PERFDATA_ERR_LIMIT. The reorder queue takes the memory the caller gives
+ *   it; perfdata_ordered_flush() releases it early when no more is to be had.
+ *
  * BYTE ORDER
  *   Files of either byte order are read on hosts of either byte order, 32- or
  *   64-bit: every value is assembled from bytes in the file's order as it is
@@ -639,6 +649,7 @@ typedef struct perfdata_ordered {
     size_t nr, cap;
     uint64_t seq;
     uint64_t max_time;            /* highest time queued since the queue was last empty */
+    uint64_t last_time;           /* the time of the record queued last */
     uint64_t next_flush;          /* release up to this time at the next round */
     uint64_t flush_limit;         /* the release in progress */
     int flushing;                 /* 1: releasing up to flush_limit; 2: releasing all */
@@ -661,6 +672,16 @@ typedef struct perfdata_ordered {
 PERFDATA_API void perfdata_ordered_init(perfdata_ordered *o, perfdata_cursor *c, perfdata_order_entry *window, size_t cap);
 PERFDATA_API perfdata_status perfdata_ordered_next(perfdata_file *f, perfdata_ordered *o, perfdata_record *rec,
                                                    perfdata_error *err);
+/* An early release, as perf's ordered_events__flush: PERFDATA_FLUSH_HALF
+   releases the records up to the time halfway between the earliest queued
+   and the one queued last (OE_FLUSH__HALF: what perf does when its queue
+   reaches its memory bound, and like perf it makes the next round release
+   up to that time); PERFDATA_FLUSH_ALL releases every queued record. The
+   next perfdata_ordered_next() calls return them before reading on. A
+   record that comes later with an earlier time is delivered after them,
+   out of order, as in perf. Nothing happens on an empty queue. */
+typedef enum perfdata_flush { PERFDATA_FLUSH_HALF = 1, PERFDATA_FLUSH_ALL = 2 } perfdata_flush;
+PERFDATA_API void perfdata_ordered_flush(perfdata_ordered *o, perfdata_flush how);
 /* Moves the queue into a larger window (cap >= o->nr). */
 PERFDATA_API perfdata_status perfdata_ordered_grow(perfdata_ordered *o, perfdata_order_entry *window, size_t cap,
                                                    perfdata_error *err);
@@ -1184,7 +1205,25 @@ typedef struct perfdata_inflate {
                                   later chunks are yielded undecoded */
     perfdata_error error;      /* why, when failed */
     size_t lost;               /* bytes of a partial record left at the end */
+    uint64_t in_bytes;         /* private: bytes of the chunk records decompressed */
+    uint64_t charged;          /* private: the cost of the records inside them */
+    uint64_t allowance;        /* private: what that cost may reach */
+    uint32_t max_ratio;        /* private: perfdata_inflate_set_max_ratio */
 } perfdata_inflate;
+
+/* The bound on decompression, on by default: the records inside the chunks
+   may cost at most `max_ratio` times the bytes of the chunk records read so
+   far, plus PERFDATA_INFLATE_SLACK, where a record costs its size but at
+   least PERFDATA_INFLATE_RECORD_COST bytes (so that a flood of tiny records
+   counts for the work it makes). zstd can expand data 32768 times; perf's
+   own files stay far below the default: about 10 to 20 for samples with
+   frame-pointer call chains, about 370 for `--call-graph dwarf` and 1250 for
+   64 KiB DWARF stacks. Past the bound the chunk stream stops as a broken one
+   does (failed, error.code PERFDATA_ERR_LIMIT); later chunks are yielded
+   undecoded. */
+#define PERFDATA_INFLATE_MAX_RATIO 4096u
+#define PERFDATA_INFLATE_SLACK ((uint64_t)64 << 20)
+#define PERFDATA_INFLATE_RECORD_COST 256u
 
 /* Whether the records of `c` (NULL: the file's data section or pipe
    stream) are compressed, and the sizes the iterator and the decompressor
@@ -1209,6 +1248,8 @@ PERFDATA_API perfdata_status perfdata_inflate_set_buffer(perfdata_inflate *z, vo
    the fresh buffer perfdata_inflate_set_buffer() needs (calling this first
    avoids NO_SPACE, e.g. from inside perfdata_ordered_next()). */
 PERFDATA_API size_t perfdata_inflate_room_needed(const perfdata_inflate *z);
+/* 0: no bound. Call after perfdata_inflate_init(). */
+PERFDATA_API void perfdata_inflate_set_max_ratio(perfdata_inflate *z, uint32_t max_ratio);
 /* Whether `rec` is a chunk whose records the iterator also yields (a dump
    that prints both would show them twice). */
 PERFDATA_API int perfdata_inflate_expands(const perfdata_inflate *z, const perfdata_record *rec);
@@ -3340,7 +3381,7 @@ PERFDATA_DEF void perfdata_ordered_init(perfdata_ordered *o, perfdata_cursor *c,
     o->cap = window ? cap : 0;
     o->nr = 0;
     o->seq = 0;
-    o->max_time = o->next_flush = o->flush_limit = 0;
+    o->max_time = o->last_time = o->next_flush = o->flush_limit = 0;
     o->flushing = o->draining = 0;
     o->have_held = 0;
     o->hold_end = 0;
@@ -3361,6 +3402,7 @@ PERFDATA__PRIVATE void perfdata__order_push(perfdata_ordered *o, const perfdata_
     perfdata_order_entry *q = o->queue;
     size_t i = o->nr++;
     if (o->nr == 1 || t >= o->max_time) o->max_time = t;
+    o->last_time = t;
     /* usually a record is the latest so far and stays a leaf */
     while (i > 0 && (t < q[PERFDATA__ORDER_PARENT(i)].time ||
                      (t == q[PERFDATA__ORDER_PARENT(i)].time && o->seq < q[PERFDATA__ORDER_PARENT(i)].seq))) {
@@ -3444,6 +3486,19 @@ PERFDATA__PRIVATE void perfdata__order_round(perfdata_ordered *o) {
     o->flush_limit = o->next_flush;
     o->flushing = o->next_flush != 0;
     o->next_flush = o->max_time;
+}
+
+PERFDATA_DEF void perfdata_ordered_flush(perfdata_ordered *o, perfdata_flush how) {
+    uint64_t first, limit;
+    if (!o->nr || o->flushing == 2) return;
+    first = o->queue[0].time;
+    if (how == PERFDATA_FLUSH_ALL) limit = ~(uint64_t)0;
+    else {
+        limit = first + (o->last_time > first ? (o->last_time - first) / 2 : 0);
+        o->next_flush = limit;
+    }
+    if (!o->flushing || limit > o->flush_limit) o->flush_limit = limit;
+    o->flushing = 1;
 }
 
 PERFDATA_DEF perfdata_status perfdata_ordered_next(perfdata_file *f, perfdata_ordered *o, perfdata_record *rec,
@@ -4206,6 +4261,20 @@ PERFDATA_DEF void perfdata_inflate_init(perfdata_inflate *z, perfdata_cursor *c,
     z->keep = 0;
     z->failed = !decompress;
     z->lost = 0;
+    z->in_bytes = z->charged = 0;
+    z->max_ratio = PERFDATA_INFLATE_MAX_RATIO;
+    z->allowance = PERFDATA_INFLATE_SLACK;
+}
+
+PERFDATA__PRIVATE void perfdata__inflate_allow(perfdata_inflate *z) {
+    uint64_t r = z->max_ratio;
+    if (!r || z->in_bytes > (~(uint64_t)0 - PERFDATA_INFLATE_SLACK) / r) z->allowance = ~(uint64_t)0;
+    else z->allowance = r * z->in_bytes + PERFDATA_INFLATE_SLACK;
+}
+
+PERFDATA_DEF void perfdata_inflate_set_max_ratio(perfdata_inflate *z, uint32_t max_ratio) {
+    z->max_ratio = max_ratio;
+    perfdata__inflate_allow(z);
 }
 
 PERFDATA_DEF perfdata_status perfdata_inflate_set_buffer(perfdata_inflate *z, void *buf, size_t cap,
@@ -4271,6 +4340,8 @@ PERFDATA__PRIVATE perfdata_status perfdata__inflate_chunk(perfdata_inflate *z, p
     }
     z->used += out_size;
     z->carry = 0;
+    z->in_bytes += z->chunk_rec.size;
+    perfdata__inflate_allow(z);
     perfdata_cursor_init_range(&z->inner, z->buf + start, z->used - start, z->chunk_rec.offset, z->cursor->big_endian);
     z->inner.register_attrs = z->cursor->register_attrs;
     z->inner.update_events = z->cursor->update_events;
@@ -4284,8 +4355,16 @@ PERFDATA__PRIVATE int perfdata__inflate_inner(perfdata_file *f, perfdata_inflate
     if (!z->inner_active) return 0;
     *st = perfdata_next_record(f, &z->inner, rec, err);
     if (*st == PERFDATA_OK || z->inner.stopped == PERFDATA_OK) { /* a record, maybe with a body error */
+        size_t cost = rec->bytes.n + rec->extra.n;
+        z->charged += cost > PERFDATA_INFLATE_RECORD_COST ? cost : PERFDATA_INFLATE_RECORD_COST;
         rec->offset = z->chunk_rec.offset;
-        return 1;
+        if (z->charged <= z->allowance) return 1;
+        z->inner_active = 0;
+        z->failed = 1;
+        z->carry = 0;
+        perfdata__fail(&z->error, PERFDATA_ERR_LIMIT, z->chunk_rec.offset, z->chunk_rec.type,
+                       PERFDATA__MSG("the compressed records expand beyond the bound on decompression"));
+        return 0;
     }
     z->inner_active = 0;
     if (*st == PERFDATA_ERR_TRUNCATED && z->inner.pos < z->inner.range.n) {

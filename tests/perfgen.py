@@ -85,6 +85,8 @@ class Perf:
 
     def raw(self, type, body, misc=0, size=None):
         """Any record; `size` overrides header.size (for hostile sizes)."""
+        if size is None and 8 + len(body) > 0xffff:
+            raise ValueError('record of %d bytes: header.size is 16 bits (pass size= to force one)' % (8 + len(body)))
         n = 8 + len(body) if size is None else size
         rec = struct.pack(self.e + 'IHH', type, misc, n & 0xffff) + bytes(body)
         self.records.append(rec)
@@ -183,6 +185,12 @@ class Perf:
     def compressed(self, payload):
         """A COMPRESSED record carrying one piece of the zstd stream."""
         return self.raw(COMPRESSED, payload)
+
+    def compressed_stream(self, stream, piece=65000):
+        """A zstd stream cut into COMPRESSED records of at most `piece`
+        bytes, as perf writes a stream that runs through many records."""
+        for i in range(0, len(stream), piece):
+            self.compressed(stream[i:i + piece])
 
     # -- feature sections (file mode)
     def feature(self, feat, data):

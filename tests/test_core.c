@@ -3893,6 +3893,154 @@ ORDER_TEST(misc_api) {
     }
 }
 
+/* A stand-in decompressor: the payload is a u32 count and one 8-byte
+   record, the output that record count times. */
+static perfdata_status repeat_records(void *user, const unsigned char *in, size_t in_size, unsigned char *out,
+                                      size_t out_cap, size_t *out_size) {
+    uint32_t count, i;
+    int big = *(const int *)user;
+    if (in_size != 12) return PERFDATA_ERR_MALFORMED;
+    count = big ? (uint32_t)in[0] << 24 | (uint32_t)in[1] << 16 | (uint32_t)in[2] << 8 | in[3]
+                : (uint32_t)in[3] << 24 | (uint32_t)in[2] << 16 | (uint32_t)in[1] << 8 | in[0];
+    if ((size_t)count > out_cap / 8) return PERFDATA_ERR_NO_SPACE;
+    for (i = 0; i < count; i++) memcpy(out + 8u * i, in + 4, 8);
+    *out_size = 8u * count;
+    return PERFDATA_OK;
+}
+
+/* The bound on decompression: chunks whose records expand past
+   max_ratio times the chunks' bytes (plus the slack; a record costs at
+   least 256 bytes) stop the chunk stream with ERR_LIMIT, later chunks
+   come undecoded; 0 lifts the bound; a higher bound lets them through. */
+ORDER_TEST(inflate_max_ratio) {
+    tevent ev = decoder_event();
+    wr d;
+    blob b;
+    file_opts o = default_opts();
+    perfdata_file f;
+    perfdata_event events[2];
+    perfdata_error err;
+    size_t k, v;
+    static unsigned char out[(1u << 20) + 65536];
+    enum { CHUNKS = 6, PER_CHUNK = 65536 }; /* 16 MiB of cost each */
+    wr_init(&d, big);
+    for (k = 0; k < CHUNKS; k++) {
+        size_t at = rec_begin(&d, PERFDATA_RECORD_COMPRESSED, 0);
+        put32(&d, PER_CHUNK);
+        put32(&d, PERFDATA_RECORD_FINISHED_ROUND);
+        put16(&d, 0);
+        put16(&d, 8);
+        rec_end(&d, at);
+    }
+    b = build_file(big, &ev, 1, &d, &o);
+    for (v = 0; v < 3; v++) {
+        perfdata_cursor c;
+        perfdata_inflate z;
+        perfdata_inflate_sizes sizes;
+        perfdata_record rec;
+        perfdata_status st;
+        size_t inside = 0, chunks = 0, undecoded = 0;
+        if (!CHECK_EQ_U64(perfdata_open(&f, b.p, b.n, events, 2, &err), PERFDATA_OK)) break;
+        perfdata_cursor_init(&f, &c);
+        CHECK_EQ_U64(perfdata_inflate_measure(&f, &c, &sizes, &err), PERFDATA_OK);
+        perfdata_inflate_init(&z, &c, &sizes, out, sizeof out, repeat_records, &big);
+        if (v == 1) perfdata_inflate_set_max_ratio(&z, 0);
+        if (v == 2) perfdata_inflate_set_max_ratio(&z, 1u << 20);
+        while ((st = perfdata_inflate_next(&f, &z, &rec, &err)) == PERFDATA_OK) {
+            if (rec.type == PERFDATA_RECORD_COMPRESSED) {
+                chunks++;
+                if (!perfdata_inflate_expands(&z, &rec)) undecoded++;
+            } else if (rec.type == PERFDATA_RECORD_FINISHED_ROUND) {
+                inside++;
+            }
+        }
+        CHECK_EQ_U64(st, PERFDATA_END);
+        CHECK_EQ_U64(chunks, CHUNKS);
+        if (v == 0) {
+            /* 64 MiB of slack (four chunks' worth) and 4096 * 20 bytes per
+               chunk: the fifth chunk passes the bound after 1600 records */
+            uint64_t allowed = PERFDATA_INFLATE_SLACK + (uint64_t)PERFDATA_INFLATE_MAX_RATIO * 20 * 5;
+            CHECK_EQ_U64(inside, allowed / PERFDATA_INFLATE_RECORD_COST);
+            CHECK_EQ_U64(z.failed, 1);
+            CHECK_EQ_U64(z.error.code, PERFDATA_ERR_LIMIT);
+            CHECK_EQ_U64(z.error.offset, f.data.offset + 4 * 20);
+            CHECK_EQ_U64(undecoded, CHUNKS - 5);
+        } else {
+            CHECK_EQ_U64(inside, (size_t)CHUNKS * PER_CHUNK);
+            CHECK_EQ_U64(z.failed, 0);
+            CHECK_EQ_U64(undecoded, 0);
+        }
+    }
+    free(b.p);
+    wr_free(&d);
+}
+
+/* perfdata_ordered_flush: with a window that never grows, HALF releases
+   up to halfway between the earliest queued time and the last queued one,
+   and the next round releases up to there too (as perf); ALL releases the
+   whole queue. Every record comes out exactly once. */
+ORDER_TEST(ordered_flush) {
+    tevent ev = decoder_event();
+    tsid tr = std_trailer();
+    wr d;
+    blob b;
+    file_opts o = default_opts();
+    perfdata_file f;
+    perfdata_event events[2];
+    perfdata_error err;
+    size_t i, how;
+    enum { N = 40 };
+    /* times 1000, 999, ... : every record earlier than the ones queued */
+    wr_init(&d, big);
+    for (i = 0; i < N; i++) {
+        tr.time = 1000 - i;
+        put_comm(&d, &ev.attr, 1, 2, "x", &tr);
+    }
+    b = build_file(big, &ev, 1, &d, &o);
+    for (how = PERFDATA_FLUSH_HALF; how <= PERFDATA_FLUSH_ALL; how++) {
+        perfdata_cursor c;
+        perfdata_ordered ord;
+        perfdata_order_entry window[8];
+        perfdata_record rec;
+        perfdata_status st;
+        uint64_t seen[N], t;
+        size_t n = 0, flushes = 0, first_release = 0;
+        test_set_context(how == PERFDATA_FLUSH_HALF ? "half" : "all");
+        if (!CHECK_EQ_U64(perfdata_open(&f, b.p, b.n, events, 2, &err), PERFDATA_OK)) break;
+        perfdata_cursor_init(&f, &c);
+        perfdata_ordered_init(&ord, &c, window, 8);
+        for (;;) {
+            st = perfdata_ordered_next(&f, &ord, &rec, &err);
+            if (st == PERFDATA_ERR_NO_SPACE) {
+                if (!flushes++) CHECK_EQ_U64(ord.nr, 8);
+                perfdata_ordered_flush(&ord, (perfdata_flush)how);
+                continue;
+            }
+            if (st != PERFDATA_OK) break;
+            t = perfdata_record_time(&f, &rec);
+            if (n < N) seen[n] = t;
+            if (flushes == 1 && !first_release) first_release = n + 1;
+            n++;
+        }
+        CHECK_EQ_U64(st, PERFDATA_END);
+        CHECK_EQ_U64(n, N);
+        CHECK(flushes > 0);
+        /* the first release: 8 queued (1000..993), the 9th held; HALF
+           releases times <= 993 + (993 - 993) / 2 = 993 (the last queued is
+           the earliest), ALL all eight, earliest first */
+        CHECK_EQ_U64(seen[0], 993);
+        if (how == PERFDATA_FLUSH_ALL) CHECK_EQ_U64(seen[7], 1000);
+        for (i = 0; i < N; i++) {
+            size_t j, same = 0;
+            for (j = 0; j < N && j < n; j++) same += seen[j] == 1000 - i;
+            CHECK_EQ_U64(same, 1);
+        }
+    }
+    test_set_context("");
+    free(b.p);
+    wr_free(&d);
+}
+
 /* The id index as pipe mode grows it: events added one by one (many ids
    shared between events), every id found as the latest event that has it,
    as perf's id hash finds it; with room for the merges, and without (then
@@ -4037,6 +4185,8 @@ int main(int argc, char **argv) {
     RUN_TEST(sample_id_trailer);
     RUN_TEST(record_event_mapping);
     RUN_TEST(id_index_runs);
+    RUN_TEST(inflate_max_ratio);
+    RUN_TEST(ordered_flush);
     RUN_TEST(open_overlapping_id_arrays);
     RUN_TEST(status_without_err);
     RUN_TEST(kernel_record_decoders);

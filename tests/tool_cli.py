@@ -16,7 +16,7 @@ import threading
 
 from oracles import SANITIZER
 
-passed = failed = 0
+passed = failed = skipped = 0
 
 
 def check(name, cond, detail=''):
@@ -128,6 +128,7 @@ def peak_rss_kb(args):
 
 
 def main():
+    global skipped
     tool, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
     # inputs that must be refused with a clear message
@@ -283,8 +284,60 @@ def main():
         os.unlink(zdata)
     else:
         print('skip compressed buffers: the zstd command is missing')
-    print(f'{passed} passed, {failed} failed')
+        skipped += 1
+    bounds(tool, work)
+    print(f'{passed} passed, {failed} failed' + (f', {skipped} skipped' if skipped else ''))
     return 1 if failed else 0
+
+
+def bounds(tool, work):
+    """The bounds on hostile input: --max-ratio on decompression (the
+    chunks here are zstd frames of RLE blocks, 4 MiB of records from a few
+    bytes each) and --queue-size on time ordering (records in reverse time
+    order and no FINISHED_ROUND: the whole file would be queued)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import perfgen
+    p = perfgen.Perf([perfgen.Attr(ids=[1])])
+    # the COMPRESSED feature: version, type (zstd), level, ratio, mmap_len
+    p.feature(perfgen.FEAT_COMPRESSED, struct.pack('<IIIII', 0, 1, 1, 1, (4 << 20) + 4096))
+    frame = perfgen.zstd_frame_header(22)
+    for i in range(32):
+        frame += perfgen.zstd_rle_block(8, 131072, last=(i == 31))
+    for _ in range(64):  # 256 MiB of 2056-byte records, 1 MiB of cost each
+        p.compressed(frame)
+    rle = os.path.join(work, 'rle.data')
+    with open(rle, 'wb') as f:
+        f.write(p.to_bytes())
+    rc, out, err = run([tool, 'stat', rle])
+    check('stat: chunks expanding 4096 times stop at the bound, said, exit 3',
+          rc == 3 and 'expand more than 4096 times' in err and '--max-ratio' in err, err)
+    rc, out, err = run([tool, 'stat', '--max-ratio', '0', rle])
+    check('stat --max-ratio 0 decompresses them all', rc == 0 and 'expand' not in err, err)
+    rc, out, err = run([tool, 'stat', '--max-ratio=100000', rle])
+    check('stat --max-ratio 100000 decompresses them all', rc == 0, err)
+    for bad in ('x', '-1', '99999999999', '12K'):
+        rc, out, err = run([tool, 'stat', '--max-ratio', bad, rle])
+        check(f'stat --max-ratio {bad}: a usage error', rc == 2 and '--max-ratio' in err, err)
+    os.unlink(rle)
+    a = perfgen.Attr(sample_type=perfgen.SAMPLE_IP | perfgen.SAMPLE_TID | perfgen.SAMPLE_TIME, ids=[1])
+    p = perfgen.Perf([a])
+    n = 20000
+    for i in range(n):
+        p.sample(ip=0x1000 + i, pid=1, tid=1, time=10 ** 9 - i)
+    rev = os.path.join(work, 'reverse.data')
+    with open(rev, 'wb') as f:
+        f.write(p.to_bytes())
+    rc, ref, err = run([tool, 'dump', '--ordered', rev])
+    times = [int(l.split()[0]) for l in ref.splitlines() if 'PERF_RECORD_SAMPLE' in l]
+    check('dump --ordered within --queue-size: every record, in time order',
+          rc == 0 and len(times) == n and times == sorted(times) and not err, err)
+    rc, out, err = run([tool, 'dump', '--ordered', '--queue-size', '256K', rev])
+    times = [int(l.split()[0]) for l in out.splitlines() if 'PERF_RECORD_SAMPLE' in l]
+    check('dump --ordered past --queue-size: every record once, the early release said, exit 0',
+          rc == 0 and sorted(times) == sorted(range(10 ** 9 - n + 1, 10 ** 9 + 1)) and 'queue-size' in err, err)
+    rc, out, err = run([tool, 'report', '--queue-size', '1X', rev])
+    check('report --queue-size 1X: a usage error', rc == 2 and '--queue-size' in err, err)
+    os.unlink(rev)
 
 
 if __name__ == '__main__':

@@ -322,7 +322,7 @@ static const pd_opt collapse_opts[] = {
     {0, COLLAPSE_SYMDIR, "symdir", "DIR", "any ELF below DIR with the recorded build id"},
     {0, 0, NULL, NULL, NULL},
 };
-static const pd_opt *const collapse_tables[] = {collapse_opts, pd_filter_opts, NULL};
+static const pd_opt *const collapse_tables[] = {collapse_opts, pd_filter_opts, pd_ratio_opts, pd_queue_opts, NULL};
 const pd_command pd_collapse_command = {
     "collapse", "folded stacks for flame graphs",
     "  Folded stacks (comm;outer;...;inner count) for flamegraph.pl, inferno, speedscope, of one\n"

@@ -643,7 +643,7 @@ static const pd_opt dump_opts[] = {
     {0, DUMP_TYPE, "type", "T1,T2,...", "only these record types (names like SAMPLE,MMAP2 or numbers)"},
     {0, 0, NULL, NULL, NULL},
 };
-static const pd_opt *const dump_tables[] = {dump_opts, NULL};
+static const pd_opt *const dump_tables[] = {dump_opts, pd_ratio_opts, pd_queue_opts, NULL};
 const pd_command pd_dump_command = {
     "dump", "every record, as `perf report -D` prints it",
     "  Prints every record in file order as `perf report -D` does.\n", dump_tables};

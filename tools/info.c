@@ -507,7 +507,7 @@ static const pd_opt info_opts[] = {
     {0, INFO_EVENTS, "events", NULL, "print the parsed file header and events instead"},
     {0, 0, NULL, NULL, NULL},
 };
-static const pd_opt *const info_tables[] = {info_opts, NULL};
+static const pd_opt *const info_tables[] = {info_opts, pd_ratio_opts, NULL};
 const pd_command pd_info_command = {
     "info", "the header and feature sections, as `perf report --header-only -I`",
     "  Prints the header and every feature as `perf report --header-only -I` does.\n", info_tables};

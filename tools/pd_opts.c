@@ -7,13 +7,66 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OPT_INPUT = -100, OPT_HELP };
+enum { OPT_INPUT = -100, OPT_HELP, OPT_MAX_RATIO, OPT_QUEUE_SIZE };
 
 static const pd_opt common[] = {
     {'i', OPT_INPUT, "input", "FILE", "the profile (default ./perf.data; '-' is standard input)"},
     {'h', OPT_HELP, "help", NULL, "this help"},
     {0, 0, NULL, NULL, NULL},
 };
+
+pd_limits pd_limit = {4096, 64ull << 20};
+
+const pd_opt pd_ratio_opts[] = {
+    {0, OPT_MAX_RATIO, "max-ratio", "N", "records in compressed chunks may expand at most N times (default 4096,\n"
+     "                            about three times what perf's own files reach; 0: no bound)"},
+    {0, 0, NULL, NULL, NULL},
+};
+
+const pd_opt pd_queue_opts[] = {
+    {0, OPT_QUEUE_SIZE, "queue-size", "SIZE", "memory for time order, as 64M (the default) or 1G; when full, the\n"
+     "                            queue is released early, as perf does (0: no bound)"},
+    {0, 0, NULL, NULL, NULL},
+};
+
+/* A limit's value: decimal digits, for a size a K, M or G suffix (of 1024). */
+static int limit_value(const char *value, int suffix, unsigned long long max, unsigned long long *out) {
+    unsigned long long v = 0, unit = 1;
+    const char *p = value;
+    if (!*p) return -1;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (v > (max - (unsigned)(*p - '0')) / 10) return -1;
+        v = v * 10 + (unsigned)(*p - '0');
+    }
+    if (suffix && *p) {
+        if (*p == 'K' || *p == 'k') unit = 1ull << 10;
+        else if (*p == 'M' || *p == 'm') unit = 1ull << 20;
+        else if (*p == 'G' || *p == 'g') unit = 1ull << 30;
+        else return -1;
+        p++;
+    }
+    if (*p || p == value || (unit > 1 && v > max / unit)) return -1;
+    *out = v * unit;
+    return 0;
+}
+
+static int take_limit(const pd_command *cmd, const pd_opt *o, const char *value) {
+    unsigned long long v;
+    if (o->id == OPT_MAX_RATIO) {
+        if (limit_value(value, 0, 0xffffffffu, &v) != 0) {
+            fprintf(stderr, "perfdata %s: --max-ratio wants a whole number up to 4294967295, not '%s'\n", cmd->name, value);
+            return -1;
+        }
+        pd_limit.max_ratio = (unsigned long)v;
+    } else {
+        if (limit_value(value, 1, ~0ull, &v) != 0) {
+            fprintf(stderr, "perfdata %s: --queue-size wants a size such as 64M or 1G, not '%s'\n", cmd->name, value);
+            return -1;
+        }
+        pd_limit.queue_bytes = v;
+    }
+    return 0;
+}
 
 static const pd_opt *find_long(const pd_command *cmd, const char *name, size_t len) {
     const pd_opt *const *t;
@@ -59,6 +112,7 @@ static int take(const pd_command *cmd, const pd_opt *o, const char *value, pd_op
         *have_input = 1;
         return -1;
     }
+    if (o->id == OPT_MAX_RATIO || o->id == OPT_QUEUE_SIZE) return take_limit(cmd, o, value) != 0 ? usage_error(cmd) : -1;
     if (fn(ctx, o->id, value) != 0) return usage_error(cmd);
     return -1;
 }

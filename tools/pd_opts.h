@@ -44,6 +44,20 @@ void pd_opts_usage(const pd_command *cmd, FILE *to);
    first indented by `indent`. */
 void pd_opts_synopsis(const pd_command *cmd, FILE *to, int indent, int width);
 
+/* Bounds on the work an input may cause. Commands take the options by
+   putting these tables in theirs; the parser sets pd_limit itself.
+   --max-ratio N: records inside compressed chunks may expand at most N
+   times (perfdata_inflate_set_max_ratio; 0: no bound).
+   --queue-size SIZE: memory for putting records in time order (the reorder
+   queue and the decompressed chunks it points into); past it the queue is
+   released early, half first, as perf does when its queue is full. */
+typedef struct pd_limits {
+    unsigned long max_ratio;
+    unsigned long long queue_bytes;  /* 0: no bound */
+} pd_limits;
+extern pd_limits pd_limit;
+extern const pd_opt pd_ratio_opts[], pd_queue_opts[];
+
 /* A DIR option's directory, made with its parents when missing (mkdir -p).
    Returns 0, or -1 after printing why not. */
 int pd_make_dir(const char *dir, const char *who);

@@ -191,6 +191,7 @@ static void inflate_begin(pd_session *s, perfdata_cursor *c) {
     if (keep) cap += 16u << 20;
     if (z->zstd && z->window) buf = inflate_block(z, cap);
     perfdata_inflate_init(&z->z, c, &z->sizes, buf, buf ? cap : 0, buf ? perfdata_zstd_chunk : NULL, z->zstd);
+    perfdata_inflate_set_max_ratio(&z->z, (uint32_t)pd_limit.max_ratio);
     z->z.keep = keep;
     if (z->sizes.compressed && !s->no_decompress && !buf) {
         fprintf(stderr, "perfdata: %s: cannot set up decompression (bad first chunk or out of memory); "
@@ -213,7 +214,26 @@ static void inflate_start(pd_session *s, perfdata_cursor *c, int keep, const cha
     if (!z->waiting) inflate_begin(s, c);
 }
 
-/* Before each ordered step: a fresh buffer when the current one is full. */
+static size_t blocks_bytes(const struct pd_block *b) {
+    size_t n = 0;
+    for (; b; b = b->next) n += b->n;
+    return n;
+}
+
+static void free_spares(pd_inflate *z) {
+    free_blocks(z->spare);
+    z->spare = NULL;
+}
+
+/* The ordered walk's memory: the queue's window and the decompressed
+   buffers its records point into. */
+static unsigned long long queue_memory(const pd_session *s) {
+    return (unsigned long long)s->order.cap * sizeof(perfdata_order_entry) + blocks_bytes(s->inflate.blocks);
+}
+
+/* Before each ordered step: a fresh buffer when the current one is full.
+   Past --queue-size the spare buffers go, and the walk releases queued
+   records so that theirs can go too. */
 static void inflate_make_room(pd_session *s) {
     pd_inflate *z = &s->inflate;
     size_t need = perfdata_inflate_room_needed(&z->z);
@@ -221,6 +241,12 @@ static void inflate_make_room(pd_session *s) {
     if (!need || z->z.failed) return;
     need = need > (16u << 20) ? need : (16u << 20);
     inflate_reclaim(s);
+    if (pd_limit.queue_bytes && queue_memory(s) + need > pd_limit.queue_bytes) {
+        free_spares(z);
+        s->over_bound = 1;
+    } else {
+        s->flushed_half = 0;
+    }
     buf = inflate_block(z, need);
     if (!buf || perfdata_inflate_set_buffer(&z->z, buf, need, NULL) != PERFDATA_OK) z->z.failed = 1;
 }
@@ -254,8 +280,14 @@ static inline perfdata_status next_record(void *user, perfdata_file *f, perfdata
     if (z->z.failed && z->z.error.code != PERFDATA_OK && !z->reported) {
         z->reported = 1;
         s->partial = 1;
-        fprintf(stderr, "perfdata: %s: %s at 0x%llx; the records of later chunks are skipped\n", s->path,
-                z->z.error.message, (unsigned long long)z->z.error.offset);
+        if (z->z.error.code == PERFDATA_ERR_LIMIT)
+            fprintf(stderr, "perfdata: %s: the records inside the compressed chunks expand more than %lu times "
+                    "their size by the chunk at 0x%llx; decompression stops there and the records of later "
+                    "chunks are skipped (--max-ratio N raises the bound, 0 removes it)\n", s->path,
+                    pd_limit.max_ratio, (unsigned long long)z->z.error.offset);
+        else
+            fprintf(stderr, "perfdata: %s: %s at 0x%llx; the records of later chunks are skipped\n", s->path,
+                    z->z.error.message, (unsigned long long)z->z.error.offset);
         /* a chunk that could not be decompressed is still a record; an
            error that stopped the cursor never becomes OK */
         if (st == PERFDATA_ERR_MALFORMED && c->stopped == PERFDATA_OK &&
@@ -437,6 +469,20 @@ static const char *stream_of(const pd_session *s, const perfdata_record *rec, co
     return s->input.main.path;
 }
 
+/* The ordered walk's memory reached --queue-size: an early release, said
+   once on stderr (perf's queue has no bound by default, so where records
+   come later than such a release their order can differ from perf's). */
+static void queue_bound(pd_session *s, perfdata_flush how) {
+    if (!s->said_bound) {
+        s->said_bound = 1;
+        fprintf(stderr, "perfdata: %s: putting the records in time order took more than --queue-size (%llu MiB): "
+                        "queued records are released early, as perf does when its queue is full; a record that "
+                        "comes later than such a release may be out of order\n",
+                s->path, pd_limit.queue_bytes >> 20);
+    }
+    perfdata_ordered_flush(&s->order, how);
+}
+
 /* Ordered walk: streams of a directory one after another into one queue
    (perf reads them round-robin in 2 MiB steps; with no FINISHED_ROUND in
    them, the kernel records come out at the end in time order either way). */
@@ -467,7 +513,18 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
     o->hold_end = s->input.nr_streams > 0;
     for (;;) {
         before = s->file.nr_events;
+        if (s->over_bound) { /* the decompressed buffers passed the bound */
+            s->over_bound = 0;
+            queue_bound(s, s->flushed_half ? PERFDATA_FLUSH_ALL : PERFDATA_FLUSH_HALF);
+            s->flushed_half = 1;
+        }
         st = perfdata_ordered_next(&s->file, o, &rec, &err);
+        if (st == PERFDATA_ERR_NO_SPACE && err.record_type != PERFDATA_RECORD_HEADER_ATTR &&
+            pd_limit.queue_bytes && cap >= 4096 &&
+            queue_memory(s) + cap * sizeof *window > pd_limit.queue_bytes) {
+            queue_bound(s, PERFDATA_FLUSH_HALF); /* as perf's queue does at its bound */
+            continue;
+        }
         if (st == PERFDATA_ERR_NO_SPACE && err.record_type != PERFDATA_RECORD_HEADER_ATTR) {
             perfdata_order_entry *bigger = malloc(err.needed * 2 * sizeof *bigger);
             if (!bigger || perfdata_ordered_grow(o, bigger, err.needed * 2, NULL) != PERFDATA_OK) {
@@ -478,6 +535,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
             }
             free(window);
             window = bigger;
+            cap = err.needed * 2;
             continue;
         }
         if (st == PERFDATA_END && c.stopped != PERFDATA_OK && c.stopped != PERFDATA_END) {

@@ -40,6 +40,9 @@ typedef struct pd_session {
     void **copies;                   /* event views copied out of decompressed buffers */
     size_t ncopies;
     int no_decompress;              /* yield chunks undecoded (dump --no-decompress) */
+    int over_bound;                 /* the ordered walk's memory passed --queue-size */
+    int flushed_half;               /* and half the queue was released for it */
+    int said_bound;                 /* that was said on stderr */
     uint64_t records;               /* records given to the command so far */
     uint64_t skipped;               /* records it could not use (pd_session_skip) */
     perfdata_error first_skip;      /* why the first was skipped */

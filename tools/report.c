@@ -831,7 +831,7 @@ static const pd_opt report_opts[] = {
     {0, REPORT_NO_BRANCH, "no-branch-stack", NULL, "the sample view of a profile with branch stacks"},
     {0, 0, NULL, NULL, NULL},
 };
-static const pd_opt *const report_tables[] = {report_opts, pd_filter_opts, NULL};
+static const pd_opt *const report_tables[] = {report_opts, pd_filter_opts, pd_ratio_opts, pd_queue_opts, NULL};
 const pd_command pd_report_command = {
     "report", "the flat profile of `perf report --stdio`, with symbols",
     "  The flat profile of `perf report --stdio --no-children`: overhead by period per event.\n"

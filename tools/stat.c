@@ -160,7 +160,7 @@ static const pd_opt stat_opts[] = {
     {0, STAT_TABLE_ONLY, "table-only", NULL, "only perf's table"},
     {0, 0, NULL, NULL, NULL},
 };
-static const pd_opt *const stat_tables[] = {stat_opts, NULL};
+static const pd_opt *const stat_tables[] = {stat_opts, pd_ratio_opts, NULL};
 const pd_command pd_stat_command = {
     "stat", "decode everything; record counts as `perf report --stats`",
     "  Decodes every record and sample field; prints perf's `report --stats` table,\n"
