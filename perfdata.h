@@ -5020,13 +5020,13 @@ static int perfdata__z_sequences(perfdata_zstd_dctx *c, const uint8_t *s, size_t
         if (off > (size_t)(op - hstart)) {
             /* into the ring's previous lap (streaming, after a wrap); the
                source lies a lap minus off ahead of op, more than 32 bytes */
-            size_t back = off - (size_t)(op - hstart), k;
+            size_t back = off - (size_t)(op - hstart), part;
             const uint8_t *from = base + c->ext_end - back;
             if (back > c->ext_n) return PERFDATA_ZSTD_E_OFFSET;
-            k = ml < back ? ml : back;
-            perfdata__z_copy(op, from, k);
-            op += k;
-            ml -= k;
+            part = ml < back ? ml : back;
+            perfdata__z_copy(op, from, part);
+            op += part;
+            ml -= part;
         }
         if (!ml) continue; /* all of it came from the previous lap */
         if (off >= 16 && (size_t)(oend - op) - ml >= 32) perfdata__z_wildcopy(op, op - off, ml);
