@@ -1,7 +1,7 @@
 /* pd_file.h - map a perf.data input read-only for the perfdata tools.
-   A regular file is mmapped; "-" (standard input) is read into memory; a
-   `perf record --threads` directory is mapped as its `data` file plus one
-   stream per data.N file. */
+   A regular file is mmapped; "-" (standard input), a FIFO or a tty is read
+   into memory; a `perf record --threads` directory is mapped as its `data`
+   file plus one stream per data.N file. */
 #ifndef PD_FILE_H
 #define PD_FILE_H
 
@@ -34,6 +34,8 @@ void pd_map_advance(pd_map *m, const void *at);
 static inline void pd_map_at(pd_map *m, const unsigned char *at) {
     if (at >= m->data && (size_t)(at - m->data) >= m->next_check) pd_map_advance(m, at);
 }
+/* path, or for a directory DIR: DIR/data and DIR/data.0 ... (regular files
+   only; an empty data.N is an empty stream). */
 int pd_input_open(pd_input *in, const char *path, char *err, size_t errlen);
 void pd_input_close(pd_input *in);
 
