@@ -210,3 +210,27 @@ void pd_input_close(pd_input *in) {
     free(in->streams);
     memset(in, 0, sizeof *in);
 }
+
+FILE *pd_output_create(const char *path, const char *who) {
+    struct stat st;
+    const char *why = NULL;
+    int fd = -1, flags;
+    FILE *fp;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        why = S_ISLNK(st.st_mode) ? "a symbolic link; not followed" : "not a regular file";
+    else if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0666)) < 0)
+        why = errno == ELOOP ? "a symbolic link; not followed" : strerror(errno);
+    else if (fstat(fd, &st) < 0)
+        why = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    else if ((flags = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+        why = strerror(errno);
+    else if (!(fp = fdopen(fd, "w")))
+        why = strerror(errno);
+    else
+        return fp;
+    fprintf(stderr, "perfdata %s: %s: %s; not written\n", who, path, why);
+    if (fd >= 0) close(fd);
+    return NULL;
+}
