@@ -690,21 +690,36 @@ pd_elf_status pd_elf_open_mem(const void *data, size_t size, pd_elf **out, pd_el
     return open_mem(data, size, 1, out, err);
 }
 
+pd_elf_status pd_elf_open_regular(const char *path, int *fd, uint64_t *size, pd_elf_error *err) {
+    struct stat st;
+    int f;
+    clear_error(err);
+    if (!path || !fd) return fail(err, PD_ELF_BAD_ARGUMENT, 0, NULL);
+    *fd = -1;
+    if (stat(path, &st) < 0) return fail(err, PD_ELF_IO, 0, "cannot open the file");
+    if (!S_ISREG(st.st_mode)) return fail(err, PD_ELF_NOT_REGULAR, 0, NULL);
+    if ((f = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0) return fail(err, PD_ELF_IO, 0, "cannot open the file");
+    if (fstat(f, &st) < 0) { fail(err, PD_ELF_IO, 0, "cannot stat the file"); close(f); return PD_ELF_IO; }
+    if (!S_ISREG(st.st_mode)) { close(f); return fail(err, PD_ELF_NOT_REGULAR, 0, NULL); }
+    *fd = f;
+    if (size) *size = (uint64_t)st.st_size;
+    return PD_ELF_OK;
+}
+
 /* A read-only private map of a regular, non-empty file. */
 static pd_elf_status map_file(const char *path, void **map, size_t *size, pd_elf_error *err) {
-    struct stat st;
-    int fd = open(path, O_RDONLY);
+    uint64_t n;
+    int fd;
+    pd_elf_status st;
     void *p;
-    if (fd < 0) return fail(err, PD_ELF_IO, 0, "cannot open the file");
-    if (fstat(fd, &st) < 0) { fail(err, PD_ELF_IO, 0, "cannot stat the file"); close(fd); return PD_ELF_IO; }
-    if (!S_ISREG(st.st_mode)) { close(fd); errno = EINVAL; return fail(err, PD_ELF_IO, 0, "not a regular file"); }
-    if (st.st_size == 0) { close(fd); return fail(err, PD_ELF_TRUNCATED, 0, "empty file"); }
-    if ((unsigned long long)st.st_size > (size_t)-1) { close(fd); errno = EFBIG; return fail(err, PD_ELF_IO, 0, "too large to map"); }
-    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if ((st = pd_elf_open_regular(path, &fd, &n, err)) != PD_ELF_OK) return st;
+    if (n == 0) { close(fd); return fail(err, PD_ELF_TRUNCATED, 0, "empty file"); }
+    if (n > (size_t)-1) { close(fd); errno = EFBIG; return fail(err, PD_ELF_IO, 0, "too large to map"); }
+    p = mmap(NULL, (size_t)n, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) { fail(err, PD_ELF_IO, 0, "cannot map the file"); close(fd); return PD_ELF_IO; }
     close(fd);
     *map = p;
-    *size = (size_t)st.st_size;
+    *size = (size_t)n;
     return PD_ELF_OK;
 }
 
@@ -825,6 +840,36 @@ static int build_id_matches(const pd_elf_info *info, const unsigned char *id, si
     return 1;
 }
 
+int pd_elf_normalize_path(char *out, size_t cap, const char *path) {
+    size_t n = 1;
+    const char *p = path;
+    if (!out || cap < 2 || !path) return 0;
+    out[0] = '/';
+    while (*p) {
+        const char *part;
+        size_t len;
+        while (*p == '/') p++;
+        part = p;
+        while (*p && *p != '/') p++;
+        len = (size_t)(p - part);
+        if (len == 0 || (len == 1 && part[0] == '.')) continue;
+        if (len == 2 && part[0] == '.' && part[1] == '.') {
+            while (n > 1 && out[n - 1] != '/') n--;
+            if (n > 1) n--;     /* and the slash before it; "/" stays */
+            continue;
+        }
+        if (n > 1) {
+            if (cap - n < 2) return 0;
+            out[n++] = '/';
+        }
+        if (len >= cap - n) return 0;
+        memcpy(out + n, part, len);
+        n += len;
+    }
+    out[n] = 0;
+    return 1;
+}
+
 static int join(char *out, size_t cap, const char *a, const char *b, const char *c) {
     int n = snprintf(out, cap, "%s%s%s", a, b, c);
     return n >= 0 && (size_t)n < cap;
@@ -863,8 +908,8 @@ static void index_add(struct pd_elf__symdir_index *ix, const char *path, const p
 /* Reads 4 bytes before mapping: most files in a directory are not ELF. */
 static int has_elf_magic(const char *path) {
     unsigned char m[4];
-    int fd = open(path, O_RDONLY), ok;
-    if (fd < 0) return 0;
+    int fd, ok;
+    if (pd_elf_open_regular(path, &fd, NULL, NULL) != PD_ELF_OK) return 0;
     ok = read(fd, m, 4) == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
     close(fd);
     return ok;
@@ -928,12 +973,15 @@ typedef struct finder {
     char mismatch_path[4096];
     pd_elf_where mismatch_where;
     pd_elf_error first_error;   /* of the first candidate that exists but failed */
+    char first_error_path[4096];
 } finder;
 
 /* A missing file is not worth reporting; anything else is. */
-static void note_failure(finder *f, pd_elf_status st, const pd_elf_error *e) {
+static void note_failure(finder *f, pd_elf_status st, const pd_elf_error *e, const char *path) {
     if (st == PD_ELF_IO && (e->os_errno == ENOENT || e->os_errno == ENOTDIR)) return;
-    if (f->first_error.code == PD_ELF_OK) f->first_error = *e;
+    if (f->first_error.code != PD_ELF_OK) return;
+    f->first_error = *e;
+    snprintf(f->first_error_path, sizeof f->first_error_path, "%s", path ? path : "");
 }
 
 /* Opens one candidate: 1 when it is the file to use (*out set). */
@@ -942,7 +990,7 @@ static int try_candidate(finder *f, const char *path, pd_elf_where where, pd_elf
     pd_elf *elf = NULL;
     pd_elf_status st = open_file(path, 1, &elf, &e);
     int by_path = where == PD_ELF_FROM_SYMFS || where == PD_ELF_FROM_PATH;
-    if (st != PD_ELF_OK || !elf) { note_failure(f, st, &e); return 0; }
+    if (st != PD_ELF_OK || !elf) { note_failure(f, st, &e, path); return 0; }
     if ((by_path && !f->id_size) || build_id_matches(&elf->info, f->id, f->id_size)) {
         *out = elf;
         if (found) { snprintf(found->path, sizeof found->path, "%s", path); found->where = where; }
@@ -987,7 +1035,7 @@ static int try_symdir(finder *f, pd_elf_search *s, pd_elf **out, pd_elf_found *f
     size_t i;
     if (!s->symdir || !f->id_size) return 0;
     /* a partial index after running out of memory is still worth a look */
-    if ((st = symdir_index(s, &ierr)) != PD_ELF_OK) note_failure(f, st, &ierr);
+    if ((st = symdir_index(s, &ierr)) != PD_ELF_OK) note_failure(f, st, &ierr, s->symdir);
     if (!s->index_) return 0;
     for (i = 0; i < s->index_->n; i++) {
         const symdir_entry *e = &s->index_->entries[i];
@@ -1001,6 +1049,8 @@ static int try_symdir(finder *f, pd_elf_search *s, pd_elf **out, pd_elf_found *f
     return 0;
 }
 
+/* path is normalised: symfs + path stays below symfs whatever the
+   recorded path says (symlinks inside symfs are the user's, and followed). */
 static int search_all(finder *f, pd_elf_search *s, const char *path, pd_elf **out, pd_elf_found *found) {
     char p[4096];
     if (path && s->symfs && join(p, sizeof p, s->symfs, path, "") && try_candidate(f, p, PD_ELF_FROM_SYMFS, out, found))
@@ -1013,6 +1063,7 @@ static int search_all(finder *f, pd_elf_search *s, const char *path, pd_elf **ou
 pd_elf_status pd_elf_find(pd_elf_search *search, const char *path, const unsigned char *build_id,
                           size_t build_id_size, pd_elf **out, pd_elf_found *found, pd_elf_error *err) {
     finder f;
+    char normal[4096];
     clear_error(err);
     if (!search || !out) return fail(err, PD_ELF_BAD_ARGUMENT, 0, NULL);
     *out = NULL;
@@ -1022,7 +1073,9 @@ pd_elf_status pd_elf_find(pd_elf_search *search, const char *path, const unsigne
     memset(&f, 0, sizeof f);
     f.id = build_id;
     f.id_size = build_id_size;
-    if (search_all(&f, search, path, out, found)) {
+    /* a path too long to normalise is looked for by build id only */
+    if (path && !pd_elf_normalize_path(normal, sizeof normal, path)) path = NULL;
+    if (search_all(&f, search, path ? normal : NULL, out, found)) {
         if (found) found->passed_over = f.mismatch != NULL;
         pd_elf_close(f.mismatch);
         return PD_ELF_OK;
@@ -1034,6 +1087,7 @@ pd_elf_status pd_elf_find(pd_elf_search *search, const char *path, const unsigne
     }
     if (f.first_error.code != PD_ELF_OK) {
         if (err) *err = f.first_error;
+        if (found) snprintf(found->path, sizeof found->path, "%s", f.first_error_path);
         return f.first_error.code;
     }
     return fail(err, PD_ELF_NOT_FOUND, 0, "no file with this path or build id");
@@ -1199,7 +1253,7 @@ pd_elf_status pd_kallsyms_load(const char *path, pd_kallsyms **out, pd_elf_error
     clear_error(err);
     if (!out || !path) return fail(err, PD_ELF_BAD_ARGUMENT, 0, NULL);
     *out = NULL;
-    if ((fd = open(path, O_RDONLY)) < 0) return fail(err, PD_ELF_IO, 0, "cannot open the file");
+    if ((st = pd_elf_open_regular(path, &fd, NULL, err)) != PD_ELF_OK) return st;
     st = read_whole(fd, &text, &size, err);
     close(fd);
     return st != PD_ELF_OK ? st : kallsyms_from(text, size, out, err);

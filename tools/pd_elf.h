@@ -108,7 +108,8 @@ extern "C" {
     X(PD_ELF_BUILD_ID_MISMATCH, 5, "the build id differs from the recorded one") \
     X(PD_ELF_NO_MEMORY, 6, "out of memory")                                      \
     X(PD_ELF_IO, 7, "cannot open or map the file")                               \
-    X(PD_ELF_BAD_ARGUMENT, 8, "bad argument")
+    X(PD_ELF_BAD_ARGUMENT, 8, "bad argument")                                    \
+    X(PD_ELF_NOT_REGULAR, 9, "not a regular file; not opened")
 
 typedef enum pd_elf_status {
 #define PD_ELF__ENUM(name, value, text) name = (value),
@@ -155,10 +156,27 @@ typedef struct pd_elf_info {
     uint64_t plt_start, plt_end; /* the .plt (and .plt.sec) they cover; 0, 0: none */
 } pd_elf_info;
 
+/* Opens path for reading if it is a regular file, as every file the
+   resolver reads is opened (binaries, debug files, the build-id cache,
+   --symdir, kallsyms): stat first, and anything else (a device, FIFO,
+   socket or directory, also through a symlink) is refused with
+   PD_ELF_NOT_REGULAR without being opened, since opening a device can act
+   on it and opening a FIFO blocks; then open(O_RDONLY | O_NONBLOCK |
+   O_NOCTTY | O_CLOEXEC) and fstat the descriptor, refused the same way if
+   the path changed in between. On success *fd is the caller's to close and
+   *size (may be NULL) the file's size. */
+pd_elf_status pd_elf_open_regular(const char *path, int *fd, uint64_t *size, pd_elf_error *err);
+
+/* A recorded path made lexical, as the resolver uses it: rooted at "/" (a
+   relative path is taken from "/"), "//" and "." components dropped, and
+   ".." removing the component before it but never climbing above "/", so
+   that symfs + the result stays below symfs. 0 when out is too small. */
+int pd_elf_normalize_path(char *out, size_t cap, const char *path);
+
 /* Parses data[0..size). On success *out must be released with
    pd_elf_close(); on failure *out is NULL. */
 pd_elf_status pd_elf_open_mem(const void *data, size_t size, pd_elf **out, pd_elf_error *err);
-/* The same on a read-only mmap of the file. */
+/* The same on a read-only mmap of the file, opened by pd_elf_open_regular. */
 pd_elf_status pd_elf_open_file(const char *path, pd_elf **out, pd_elf_error *err);
 /* Frees everything, and unmaps the file of pd_elf_open_file. NULL is fine. */
 void pd_elf_close(pd_elf *elf);
@@ -186,7 +204,8 @@ pd_elf_status pd_elf_map_to_vaddr(const pd_elf *elf, uint64_t map_start, uint64_
 struct pd_elf__symdir_index;
 
 typedef struct pd_elf_search {
-    const char *symfs;          /* --symfs DIR: DIR + path instead of path; NULL: none */
+    const char *symfs;          /* --symfs DIR: DIR + the normalised path instead of the
+                                   path; NULL: none */
     const char *symdir;         /* --symdir DIR: any ELF below it with the build id; NULL: none */
     const char *buildid_dir;    /* perf's build-id cache; NULL: $HOME/.debug */
     const char *debug_dir;      /* debuginfo root; NULL: /usr/lib/debug */
@@ -203,15 +222,17 @@ typedef enum pd_elf_where {
 } pd_elf_where;
 
 typedef struct pd_elf_found {
-    char path[4096];            /* the file opened */
+    char path[4096];            /* the file opened; after a failure, the candidate whose
+                                   error is returned (empty when none was found) */
     pd_elf_where where;
     int passed_over;            /* 1: a file at the path had another build id and was not used */
 } pd_elf_found;
 
 /* Finds and opens the ELF for a binary perf recorded by path (may be NULL)
-   and build id (bytes; NULL or 0 length: unknown). Tries, in order:
-   symfs + path (else path itself), the build-id cache, the debug dir, symdir (the last
-   three only with a build id). A file found by path is used when no build id
+   and build id (bytes; NULL or 0 length: unknown). The path is first
+   normalised (pd_elf_normalize_path). Tries, in order: symfs + path (else
+   path itself), the build-id cache, the debug dir, symdir (the last three
+   only with a build id); every candidate through pd_elf_open_regular. A file found by path is used when no build id
    was recorded or when its own matches; a build id matches when equal, or
    when the recorded one is the first 20 bytes of a longer id (perf keeps 20)
    or the id padded with zeros to 20 bytes (older perf).
@@ -242,7 +263,8 @@ typedef struct pd_kallsyms pd_kallsyms;
    copied. PD_ELF_NOT_FOUND when no text symbol is left, PD_ELF_MALFORMED
    when all their addresses are 0 (hidden by kernel.kptr_restrict). */
 pd_elf_status pd_kallsyms_parse(const char *text, size_t size, pd_kallsyms **out, pd_elf_error *err);
-/* The same on a file (read whole: /proc files cannot be mapped). */
+/* The same on a file (read whole: /proc files cannot be mapped), opened by
+   pd_elf_open_regular. */
 pd_elf_status pd_kallsyms_load(const char *path, pd_kallsyms **out, pd_elf_error *err);
 void pd_kallsyms_free(pd_kallsyms *ks);
 /* The nearest symbol at or below addr whose end is above it, or NULL. */

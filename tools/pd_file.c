@@ -46,30 +46,57 @@ static int read_stream(pd_map *m, int fd, char *err, size_t errlen) {
     return 0;
 }
 
+/* Maps the regular file open on fd (st is its fstat); an empty one is an
+   error unless allow_empty, then it is an empty map. Closes fd. */
+static int map_regular(pd_map *m, int fd, const struct stat *st, int allow_empty, char *err, size_t errlen) {
+    void *p;
+    if (st->st_size == 0) {
+        close(fd);
+        return allow_empty ? 0 : fail(err, errlen, m->path, "empty file");
+    }
+    if ((unsigned long long)st->st_size > (size_t)-1) { close(fd); return fail(err, errlen, m->path, "too large to map"); }
+    p = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) return fail(err, errlen, m->path, strerror(errno));
+    m->data = p; m->size = (size_t)st->st_size; m->owned = 2;
+    m->released = m->populated = m->next_check = 0;
+    return 0;
+}
+
 int pd_map_path(pd_map *m, const char *path, char *err, size_t errlen) {
     struct stat st;
     int fd;
-    void *p;
     memset(m, 0, sizeof *m);
     snprintf(m->path, sizeof m->path, "%s", strcmp(path, "-") ? path : "<stdin>");
     if (!strcmp(path, "-")) return read_stream(m, 0, err, errlen);
-    fd = open(path, O_RDONLY);
+    fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) return fail(err, errlen, path, strerror(errno));
-    if (fstat(fd, &st) < 0) { close(fd); return fail(err, errlen, path, strerror(errno)); }
+    if (fstat(fd, &st) < 0) { int e = errno; close(fd); return fail(err, errlen, path, strerror(e)); }
     if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) { /* a pipe or a tty: read it */
         int rc = read_stream(m, fd, err, errlen);
         close(fd);
         return rc;
     }
     if (!S_ISREG(st.st_mode)) { close(fd); return fail(err, errlen, path, "not a regular file"); }
-    if (st.st_size == 0) { close(fd); return fail(err, errlen, path, "empty file"); }
-    if ((unsigned long long)st.st_size > (size_t)-1) { close(fd); return fail(err, errlen, path, "too large to map"); }
-    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) return fail(err, errlen, path, strerror(errno));
-    m->data = p; m->size = (size_t)st.st_size; m->owned = 2;
-    m->released = m->populated = m->next_check = 0;
-    return 0;
+    return map_regular(m, fd, &st, 0, err, errlen);
+}
+
+/* The files of a --threads directory: perf wrote them, so they are regular
+   files, and anything else (a FIFO would block, a device would be read
+   without end) is refused before it is opened, and again after (fstat) in
+   case the path changed in between. An empty data.N is an empty stream. */
+static int map_member(pd_map *m, const char *path, int allow_empty, char *err, size_t errlen) {
+    struct stat st;
+    int fd;
+    memset(m, 0, sizeof *m);
+    snprintf(m->path, sizeof m->path, "%s", path);
+    if (stat(path, &st) < 0) return fail(err, errlen, path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) return fail(err, errlen, path, "not a regular file");
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return fail(err, errlen, path, strerror(errno));
+    if (fstat(fd, &st) < 0) { int e = errno; close(fd); return fail(err, errlen, path, strerror(e)); }
+    if (!S_ISREG(st.st_mode)) { close(fd); return fail(err, errlen, path, "not a regular file"); }
+    return map_regular(m, fd, &st, allow_empty, err, errlen);
 }
 
 #define PD_WINDOW ((size_t)8 << 20)
@@ -115,26 +142,49 @@ void pd_unmap(pd_map *m) {
     m->data = NULL; m->size = 0; m->owned = 0;
 }
 
-/* data.N files of a --threads directory, in numeric order. */
+/* Whether name is "data." and a decimal number, which is then in *n. */
+static int stream_number(const char *name, size_t *n) {
+    const char *p = name + 5;
+    size_t v = 0;
+    if (strncmp(name, "data.", 5) != 0 || !*p) return 0;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9' || v > ((size_t)-1 - 9) / 10) return 0;
+        v = v * 10 + (size_t)(*p - '0');
+    }
+    *n = v;
+    return 1;
+}
+
+/* data.N files of a --threads directory, in numeric order: data.0 up to
+   the first number missing. Whatever is there counts (a dangling symlink
+   too, to be refused by name), and a data.N past a gap is an error rather
+   than a stream silently left out. */
 static int open_streams(pd_input *in, const char *dir, char *err, size_t errlen) {
-    size_t n;
+    size_t n, k;
+    DIR *d;
+    struct dirent *de;
     for (n = 0;; n++) {
         char p[4200];
         struct stat st;
         snprintf(p, sizeof p, "%s/data.%zu", dir, n);
-        if (stat(p, &st) < 0) break;
+        if (lstat(p, &st) < 0) break;
     }
+    if (!(d = opendir(dir))) return fail(err, errlen, dir, strerror(errno));
+    while ((de = readdir(d)) != NULL)
+        if (stream_number(de->d_name, &k) && k >= n) {
+            snprintf(err, errlen, "%s/%s: data.%zu is missing (the streams are numbered from 0 without gaps)", dir,
+                     de->d_name, n);
+            closedir(d);
+            return -1;
+        }
+    closedir(d);
     in->streams = n ? calloc(n, sizeof *in->streams) : NULL;
     if (n && !in->streams) return fail(err, errlen, dir, "out of memory");
     for (in->nr_streams = 0; in->nr_streams < n; in->nr_streams++) {
         char p[4200];
         snprintf(p, sizeof p, "%s/data.%zu", dir, in->nr_streams);
-        if (pd_map_path(&in->streams[in->nr_streams], p, err, errlen) < 0) {
-            /* an empty per-thread stream is legal: it had no records */
-            struct stat st;
-            if (stat(p, &st) == 0 && st.st_size == 0) { memset(&in->streams[in->nr_streams], 0, sizeof(pd_map)); continue; }
-            return -1;
-        }
+        /* an empty per-thread stream is legal: it had no records */
+        if (map_member(&in->streams[in->nr_streams], p, 1, err, errlen) < 0) return -1;
     }
     return 0;
 }
@@ -146,7 +196,7 @@ int pd_input_open(pd_input *in, const char *path, char *err, size_t errlen) {
         char p[4200];
         snprintf(p, sizeof p, "%s/data", path);
         in->is_dir = 1;
-        if (pd_map_path(&in->main, p, err, errlen) < 0) return -1;
+        if (map_member(&in->main, p, 0, err, errlen) < 0) return -1;
         if (open_streams(in, path, err, errlen) < 0) { pd_input_close(in); return -1; }
         return 0;
     }
@@ -159,4 +209,28 @@ void pd_input_close(pd_input *in) {
     for (i = 0; i < in->nr_streams; i++) pd_unmap(&in->streams[i]);
     free(in->streams);
     memset(in, 0, sizeof *in);
+}
+
+FILE *pd_output_create(const char *path, const char *who) {
+    struct stat st;
+    const char *why = NULL;
+    int fd = -1, flags;
+    FILE *fp;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        why = S_ISLNK(st.st_mode) ? "a symbolic link; not followed" : "not a regular file";
+    else if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0666)) < 0)
+        why = errno == ELOOP ? "a symbolic link; not followed" : strerror(errno);
+    else if (fstat(fd, &st) < 0)
+        why = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    else if ((flags = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+        why = strerror(errno);
+    else if (!(fp = fdopen(fd, "w")))
+        why = strerror(errno);
+    else
+        return fp;
+    fprintf(stderr, "perfdata %s: %s: %s; not written\n", who, path, why);
+    if (fd >= 0) close(fd);
+    return NULL;
 }

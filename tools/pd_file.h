@@ -1,11 +1,13 @@
-/* pd_file.h - map a perf.data input read-only for the perfdata tools.
-   A regular file is mmapped; "-" (standard input) is read into memory; a
-   `perf record --threads` directory is mapped as its `data` file plus one
-   stream per data.N file. */
+/* pd_file.h - map a perf.data input read-only for the perfdata tools, and
+   create their output files.
+   A regular file is mmapped; "-" (standard input), a FIFO or a tty is read
+   into memory; a `perf record --threads` directory is mapped as its `data`
+   file plus one stream per data.N file. */
 #ifndef PD_FILE_H
 #define PD_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct pd_map {
     const unsigned char *data;
@@ -34,7 +36,18 @@ void pd_map_advance(pd_map *m, const void *at);
 static inline void pd_map_at(pd_map *m, const unsigned char *at) {
     if (at >= m->data && (size_t)(at - m->data) >= m->next_check) pd_map_advance(m, at);
 }
+/* path, or for a directory DIR: DIR/data and DIR/data.0 ... (regular files
+   only; an empty data.N is an empty stream). */
 int pd_input_open(pd_input *in, const char *path, char *err, size_t errlen);
 void pd_input_close(pd_input *in);
+
+/* Creates (or truncates) an output file the tools write, such as a --csv
+   table, mode 0666 less the umask. Only a regular file is written: a
+   symlink at path is not followed (O_NOFOLLOW) and anything else found
+   there (a FIFO, a device) is refused, before opening when lstat sees it
+   and after (fstat) when it was put there in between; a FIFO is never
+   waited on (O_NONBLOCK). NULL on failure, said on stderr as
+   "perfdata WHO: PATH: reason". */
+FILE *pd_output_create(const char *path, const char *who);
 
 #endif

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #endif
 #include "pd_sym.h"
+#include "pd_text.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 typedef struct pd_dso {
     const char *name;               /* interned mapping name */
@@ -233,7 +235,9 @@ static pd_elf *own_vdso(const unsigned char *bid, size_t bid_len) {
     pd_elf *elf;
     FILE *fp;
     const pd_elf_info *info;
-    if (!p || !(fp = fopen("/proc/self/maps", "r"))) return NULL;
+    int fd;
+    if (!p || pd_elf_open_regular("/proc/self/maps", &fd, NULL, NULL) != PD_ELF_OK) return NULL;
+    if (!(fp = fdopen(fd, "r"))) { close(fd); return NULL; }
     while (fgets(line, sizeof line, fp))
         if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &lo, &hi) == 2 && lo == (uintptr_t)p && hi > lo)
             size = (size_t)(hi - lo);
@@ -248,6 +252,7 @@ static pd_elf *own_vdso(const unsigned char *bid, size_t bid_len) {
 }
 
 static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
+    char path[4096], shown[1024];
     size_t i;
     pd_dso *d;
     pd_elf_found found;
@@ -285,20 +290,30 @@ static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
         d->symelf = d->elf;
         return d;
     }
-    if (is_pseudo(m->name)) return d;
+    /* the path as the lookup uses it: "/./dev/x", "//dev/x" and
+       "/tmp/../dev/x" are /dev/x, never opened */
+    if (is_pseudo(m->name) || !pd_elf_normalize_path(path, sizeof path, m->name) || is_pseudo(path)) return d;
     {
         const unsigned char *bid = m->build_id_size ? m->build_id : NULL;
         size_t bid_len = (size_t)m->build_id_size;
         if (!bid) recorded_build_id(s, m->name, &bid, &bid_len);
-        st = pd_elf_find(&s->search, m->name, bid, bid_len, &d->elf, &found, &err);
+        st = pd_elf_find(&s->search, path, bid, bid_len, &d->elf, &found, &err);
     }
     if (st == PD_ELF_BUILD_ID_MISMATCH) {
-        fprintf(stderr, "perfdata: %s: build id differs from the recorded one; its symbols are not used\n", m->name);
+        fprintf(stderr, "perfdata: %s: build id differs from the recorded one; its symbols are not used\n",
+                pd_escaped(shown, sizeof shown, m->name));
         pd_elf_close(d->elf);
         d->elf = NULL;
+    } else if (st == PD_ELF_NOT_REGULAR) {
+        /* a device, FIFO or socket where the binary should be: said, as
+           it is no missing file; the profile itself is complete */
+        d->elf = NULL;
+        fprintf(stderr, "perfdata: %s: %s", pd_escaped(shown, sizeof shown, found.path), err.message);
+        if (strcmp(found.path, path) != 0) fprintf(stderr, " (looked for as the binary of %s)", pd_escaped(shown, sizeof shown, m->name));
+        fprintf(stderr, "\n");
     } else if (st != PD_ELF_OK) {
         d->elf = NULL;
-        if (s->verbose) fprintf(stderr, "perfdata: %s: no symbols (%s)\n", m->name, err.message);
+        if (s->verbose) fprintf(stderr, "perfdata: %s: no symbols (%s)\n", pd_escaped(shown, sizeof shown, m->name), err.message);
     }
     d->symelf = d->elf;
     if (d->elf) d->symelf = debug_file_for(d->elf);

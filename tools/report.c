@@ -753,11 +753,11 @@ static void elide_keys(report_ctx *r, char *lines, size_t len) {
 
 static FILE *csv_open(const char *dir, const char *name) {
     char path[4096];
-    FILE *fp;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    fp = fopen(path, "w");
-    if (!fp) perror(path);
-    return fp;
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
+        fprintf(stderr, "perfdata report: %s/%s: path too long; not written\n", dir, name);
+        return NULL;
+    }
+    return pd_output_create(path, "report");
 }
 
 /* stat.csv, processes.csv and results.csv, after the walk. */
@@ -891,6 +891,11 @@ int pd_cmd_report(int argc, char **argv) {
     if (r.csv_dir && pd_make_dir(r.csv_dir, "report") != 0) return PD_EXIT_ERROR;
     if (pd_session_open(&s, path) != 0) return 1;
     if (pd_filter_prepare(&r.filter, &s.file, "report") != 0) { pd_session_close(&s); return PD_EXIT_ERROR; }
+    if (r.csv_dir && !(r.overview = csv_open(r.csv_dir, "overview.csv"))) {
+        pd_filter_free(&r.filter);
+        pd_session_close(&s);
+        return PD_EXIT_ERROR;
+    }
     r.s = &s;
     pd_state_init(&r.st);
     pd_sym_init(&r.sym, &s.file);
@@ -914,10 +919,7 @@ int pd_cmd_report(int argc, char **argv) {
         if (perfdata_feature_section(&s.file, PERFDATA_FEAT_GROUP_DESC, &sec, NULL) == PERFDATA_OK)
             add_groups(&r, sec, (s.file.flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
     }
-    if (r.csv_dir) {
-        if (!(r.overview = csv_open(r.csv_dir, "overview.csv"))) return 1;
-        fprintf(r.overview, "time,offset,type,name,pid,tid,cpu\n");
-    }
+    if (r.overview) fprintf(r.overview, "time,offset,type,name,pid,tid,cpu\n");
     rc = pd_session_walk_ordered(&s, on_record, &r);
     if (r.overview && csv_close(r.overview, r.csv_dir, "overview.csv")) rc = PD_EXIT_ERROR;
     collapse(&r);

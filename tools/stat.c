@@ -143,8 +143,11 @@ static int write_csv(stat_ctx *c, const char *dir) {
     char path[4096];
     unsigned i;
     FILE *fp;
-    snprintf(path, sizeof path, "%s/stat.csv", dir);
-    if (!(fp = fopen(path, "w"))) { perror(path); return 1; }
+    if (snprintf(path, sizeof path, "%s/stat.csv", dir) >= (int)sizeof path) {
+        fprintf(stderr, "perfdata stat: %s/stat.csv: path too long; not written\n", dir);
+        return 1;
+    }
+    if (!(fp = pd_output_create(path, "stat"))) return 1;
     fprintf(fp, "type,name,count,bytes\n");
     for (i = 0; i < 128; i++)
         if (c->count[i]) fprintf(fp, "%u,%s,%llu,%llu\n", i, perfdata_record_name(i), (unsigned long long)c->count[i],
