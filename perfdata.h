@@ -1728,7 +1728,7 @@ PERFDATA__PRIVATE void perfdata__events_changed(perfdata_file *f) {
     if (f->nr_events > 1 && (f->id_pos < 0 || f->is_pos < 0)) f->flags |= PERFDATA_FILE_IDS_AMBIGUOUS;
 }
 
-PERFDATA__PRIVATE void perfdata__names_from_event_desc(perfdata_file *f, perfdata_view sec);
+PERFDATA__PRIVATE void perfdata__names_from_event_desc(perfdata_file *f, perfdata_view sec, int can_wait);
 
 /* --------------------------------------------------------------- id index */
 /* The index is sorted runs of (id, event): a base run filled and sorted by
@@ -1835,7 +1835,7 @@ PERFDATA_DEF perfdata_status perfdata_set_id_index(perfdata_file *f, perfdata_id
     f->cap_ids = cap;
     if (entries) perfdata__fill_id_index(f);
     else f->nr_ids = f->sorted_ids = 0;
-    if (entries && f->names_pending.n) perfdata__names_from_event_desc(f, f->names_pending);
+    if (entries && f->names_pending.n) perfdata__names_from_event_desc(f, f->names_pending, 0);
     return perfdata__ok(err);
 }
 
@@ -2103,10 +2103,12 @@ PERFDATA__PRIVATE perfdata_status perfdata__open_file_mode(perfdata_file *f, siz
    event that owns its first id (evlist__set_event_name), never replacing a
    name. An entry without ids names the event at its own index. perf writes
    the entries in the events' order, so entry i is checked against event i
-   first; any other entry is looked up in the id index, and without one it
-   waits for perfdata_set_id_index() (a scan of every id for each entry
-   would be quadratic). */
-PERFDATA__PRIVATE void perfdata__names_from_event_desc(perfdata_file *f, perfdata_view sec) {
+   first; any other entry is looked up in the id index. A file's section,
+   read by perfdata_open() before an index can be installed, waits for
+   perfdata_set_id_index() (a scan of every id for each entry would be
+   quadratic); a pipe's, with no index, is matched by that scan, as every
+   record then is. */
+PERFDATA__PRIVATE void perfdata__names_from_event_desc(perfdata_file *f, perfdata_view sec, int can_wait) {
     perfdata_feat_event_desc d;
     perfdata_event_desc_entry e;
     size_t state = 0, i = 0;
@@ -2117,7 +2119,7 @@ PERFDATA__PRIVATE void perfdata__names_from_event_desc(perfdata_file *f, perfdat
         if (e.ids.count) {
             uint64_t id = perfdata_u64s_at(&e.ids, 0);
             if (i < f->nr_events && f->events[i].ids.count && perfdata_u64s_at(&f->events[i].ids, 0) == id) ev = (long)i;
-            else if (f->id_index) ev = perfdata__find_event(f, id);
+            else if (f->id_index || !can_wait) ev = perfdata__find_event(f, id);
             else { f->names_pending = sec; continue; }
         }
         if (ev >= 0 && (size_t)ev < f->nr_events && f->events[ev].name.n == 0) f->events[ev].name = e.name;
@@ -2136,7 +2138,7 @@ PERFDATA__PRIVATE void perfdata__update_names(perfdata_file *f, const perfdata_r
     } else if (rec->type == PERFDATA_RECORD_HEADER_FEATURE) {
         perfdata_header_feature hf;
         if (perfdata_decode_header_feature(f, rec, &hf, 0) == PERFDATA_OK && hf.feat_id == PERFDATA_FEAT_EVENT_DESC)
-            perfdata__names_from_event_desc(f, hf.data);
+            perfdata__names_from_event_desc(f, hf.data, 0);
     }
 }
 
@@ -2191,7 +2193,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__open(perfdata_file *f, const void *d
     if (!count_only && perfdata_has_feature(f, PERFDATA_FEAT_EVENT_DESC)) {
         perfdata_view sec;
         if (perfdata_feature_section(f, PERFDATA_FEAT_EVENT_DESC, &sec, 0) == PERFDATA_OK)
-            perfdata__names_from_event_desc(f, sec);
+            perfdata__names_from_event_desc(f, sec, 1);
     }
     return perfdata__ok(err);
 }

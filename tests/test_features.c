@@ -2582,7 +2582,7 @@ TEST(event_desc_names) {
             wr_init(&w, big);
             put_event_desc(&w, 128, d, 3);
             c = make_copy(&w);
-            perfdata__names_from_event_desc(&f, mkview(c.b, c.n));
+            perfdata__names_from_event_desc(&f, mkview(c.b, c.n), 1);
             if (order) {
                 for (i = 0; i < 3; i++) CHECK_EQ_U64(events[i].name.n, 0); /* waiting for the index */
                 CHECK(f.names_pending.n == c.n);

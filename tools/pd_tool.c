@@ -115,29 +115,58 @@ static void mark(struct pd_block *blocks, const unsigned char *p) {
 /* One event view, copied into memory of the session's when it points into
    a decompressed buffer. */
 static void own_view(pd_session *s, perfdata_view *v) {
-    void **more;
     unsigned char *copy;
     if (!v->n || !block_of(s->inflate.blocks, v->p)) return;
-    more = realloc(s->copies, (s->ncopies + 1) * sizeof *more);
-    copy = malloc(v->n);
-    if (!more || !copy) { free(copy); if (more) s->copies = more; return; } /* then it stays as it was */
-    s->copies = more;
+    if (s->ncopies == s->capcopies) {
+        size_t cap = s->capcopies ? s->capcopies * 2 : 16;
+        void **more = realloc(s->copies, cap * sizeof *more);
+        if (!more) return; /* then it stays as it was */
+        s->copies = more;
+        s->capcopies = cap;
+    }
+    if (!(copy = malloc(v->n))) return;
     memcpy(copy, v->p, v->n);
     s->copies[s->ncopies++] = copy;
     v->p = copy;
 }
 
+static void own_event(pd_session *s, size_t i) {
+    perfdata_event *e = &s->file.events[i];
+    own_view(s, &e->name);
+    own_view(s, &e->attr_bytes);
+    own_view(s, &e->ids.bytes);
+}
+
 /* An attr, an EVENT_UPDATE or a pipe's EVENT_DESC read from inside a chunk
    leaves perfdata_file's events pointing into that chunk's output: its
    name, attr bytes and ids. That buffer is reused (plain walks) or given
-   back (ordered walks), so the tools copy what the events point to. */
-static void own_event_views(pd_session *s) {
+   back (ordered walks), so the tools copy what the events point to. Only
+   the events the record names are looked at (looking at every event for
+   every such record would be quadratic). */
+static void own_event_views(pd_session *s, const perfdata_record *rec, size_t events_before) {
+    perfdata_file *f = &s->file;
     size_t i;
-    for (i = 0; i < s->file.nr_events; i++) {
-        perfdata_event *e = &s->file.events[i];
-        own_view(s, &e->name);
-        own_view(s, &e->attr_bytes);
-        own_view(s, &e->ids.bytes);
+    if (rec->type == PERFDATA_RECORD_HEADER_ATTR) {
+        for (i = events_before; i < f->nr_events; i++) own_event(s, i);
+    } else if (rec->type == PERFDATA_RECORD_EVENT_UPDATE) {
+        perfdata_event_update u;
+        long ev;
+        if (perfdata_decode_event_update(f, rec, &u, NULL) == PERFDATA_OK && u.type == PERFDATA_EVENT_UPDATE_NAME &&
+            (ev = perfdata_find_event(f, u.id)) >= 0)
+            own_event(s, (size_t)ev);
+    } else if (rec->type == PERFDATA_RECORD_HEADER_FEATURE) {
+        perfdata_header_feature hf;
+        perfdata_feat_event_desc d;
+        perfdata_event_desc_entry e;
+        size_t st = 0;
+        if (perfdata_decode_header_feature(f, rec, &hf, NULL) != PERFDATA_OK || hf.feat_id != PERFDATA_FEAT_EVENT_DESC ||
+            perfdata_decode_feat_event_desc(hf.data, rec->big_endian, &d, NULL) != PERFDATA_OK)
+            return;
+        for (i = 0; perfdata_event_desc_next(&d, &st, &e); i++) { /* the events its entries name */
+            long ev = e.ids.count ? perfdata_find_event(f, perfdata_u64s_at(&e.ids, 0)) : (long)i;
+            if (i < f->nr_events) own_event(s, i);
+            if (ev >= 0 && (size_t)ev < f->nr_events) own_event(s, (size_t)ev);
+        }
     }
 }
 
@@ -260,6 +289,7 @@ static inline perfdata_status next_record(void *user, perfdata_file *f, perfdata
     pd_session *s = (pd_session *)user;
     pd_inflate *z = &s->inflate;
     perfdata_status st;
+    size_t before;
     if (!z->sizes.compressed) { /* no chunks so far: the plain walk */
         st = perfdata_next_record(f, c, rec, err);
         if (!z->waiting || st != PERFDATA_OK ||
@@ -272,11 +302,12 @@ static inline perfdata_status next_record(void *user, perfdata_file *f, perfdata
         if (!z->sizes.compressed) return perfdata_next_record(f, c, rec, err); /* cannot happen: measure starts at this chunk */
     }
     if (z->z.keep) inflate_make_room(s);
+    before = f->nr_events;
     st = perfdata_inflate_source(&z->z, f, c, rec, err);
     if (st == PERFDATA_OK &&
         (rec->type == PERFDATA_RECORD_HEADER_ATTR || rec->type == PERFDATA_RECORD_EVENT_UPDATE ||
          rec->type == PERFDATA_RECORD_HEADER_FEATURE) && block_of(z->blocks, rec->bytes.p))
-        own_event_views(s); /* rare: perf writes these outside the chunks */
+        own_event_views(s, rec, before); /* rare: perf writes these outside the chunks */
     if (z->z.failed && z->z.error.code != PERFDATA_OK && !z->reported) {
         z->reported = 1;
         s->partial = 1;

@@ -38,7 +38,7 @@ typedef struct pd_session {
     perfdata_ordered order;          /* the queue of an ordered walk */
     int ordering;                    /* an ordered walk is in progress */
     void **copies;                   /* event views copied out of decompressed buffers */
-    size_t ncopies;
+    size_t ncopies, capcopies;
     int no_decompress;              /* yield chunks undecoded (dump --no-decompress) */
     int over_bound;                 /* the ordered walk's memory passed --queue-size */
     int flushed_half;               /* and half the queue was released for it */
