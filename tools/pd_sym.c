@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #endif
 #include "pd_sym.h"
+#include "pd_text.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -293,12 +294,15 @@ static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
         st = pd_elf_find(&s->search, m->name, bid, bid_len, &d->elf, &found, &err);
     }
     if (st == PD_ELF_BUILD_ID_MISMATCH) {
-        fprintf(stderr, "perfdata: %s: build id differs from the recorded one; its symbols are not used\n", m->name);
+        char shown[1024]; /* a name from the file: escaped */
+        fprintf(stderr, "perfdata: %s: build id differs from the recorded one; its symbols are not used\n",
+                pd_escaped(shown, sizeof shown, m->name));
         pd_elf_close(d->elf);
         d->elf = NULL;
     } else if (st != PD_ELF_OK) {
+        char shown[1024]; /* a name from the file: escaped */
         d->elf = NULL;
-        if (s->verbose) fprintf(stderr, "perfdata: %s: no symbols (%s)\n", m->name, err.message);
+        if (s->verbose) fprintf(stderr, "perfdata: %s: no symbols (%s)\n", pd_escaped(shown, sizeof shown, m->name), err.message);
     }
     d->symelf = d->elf;
     if (d->elf) d->symelf = debug_file_for(d->elf);
