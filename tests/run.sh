@@ -78,6 +78,7 @@ fi
 
 count "fuzz targets replay their corpora and tests/hostile (ASan+UBSan)" make -s fuzz-replay
 count "hostile filesystem: devices, FIFOs, sockets and .. in recorded paths, --threads dirs, --csv outputs (ASan build)" python3 tests/hostile_fs.py build/asan/perfdata
+count "hostile names: no comm, file, symbol or event name forges output structure (ASan build)" python3 tests/hostile_text.py build/asan/perfdata
 count "zstd decoder = zstd -d, byte for byte (quick set; full: sh zstd/test_zstd.sh)" sh zstd/test_zstd.sh --quick
 
 # 2. compile gates

@@ -9,6 +9,7 @@
 #include "pd_opts.h"
 #include "pd_state.h"
 #include "pd_sym.h"
+#include "pd_text.h"
 #include "pd_tool.h"
 
 #include <stdio.h>
@@ -45,8 +46,8 @@ typedef struct collapse_ctx {
     long event;                  /* its index; -1 until known */
     int other_events;            /* samples of other events were left out */
     uint64_t total;              /* what the folded samples add up to (--percent-limit) */
-    char *buf;                   /* scratch text */
-    size_t buflen;
+    char *buf, *ebuf;            /* scratch text; its escaped form */
+    size_t buflen, ebuflen;
     const char **key;            /* the stack being built */
     size_t capkey;
     frame_cache *cache;
@@ -107,28 +108,45 @@ static void table_add(collapse_ctx *c, const char **frames, size_t n, uint64_t c
     c->n++;
 }
 
+/* Room for n bytes and a NUL in the scratch text. */
+static void reserve(collapse_ctx *c, size_t n) {
+    if (n + 1 > c->buflen) {
+        c->buflen = (n + 1) * 2;
+        c->buf = grow(c->buf, c->buflen, 1);
+    }
+}
+
+/* The interned frame of c->buf[0..n): as it is, or, when it holds control
+   characters, with them as \xHH (pd_text), so that no name can end a
+   folded line or drive a terminal. A frame is escaped once, when it is
+   interned: the stacks hold the result. */
+static const char *intern_frame(collapse_ctx *c, size_t n) {
+    c->buf[n] = 0;
+    if (pd_text_clean(c->buf, n)) return intern(c, c->buf);
+    if (4 * n + 1 > c->ebuflen) {
+        c->ebuflen = 4 * n + 1;
+        c->ebuf = grow(c->ebuf, c->ebuflen, 1);
+    }
+    pd_escape(c->ebuf, c->ebuflen, c->buf, n);
+    return intern(c, c->ebuf);
+}
+
 /* stackcollapse-perf.pl's tidying: ';' would split a frame; what follows
    the first '(' (but "(anonymous namespace)") is dropped unless the name
    looks like a Go method ("pkg.(*T).M"); quotes are dropped. Returns the
    interned result. */
 static const char *tidy_frame(collapse_ctx *c, const char *name, const char *suffix) {
-    size_t need = strlen(name) + strlen(suffix) + 1, i, pos = 0;
+    size_t i, pos = 0;
     const char *open = strstr(name, ".("), *go = open ? strstr(open + 2, ").") : NULL;
-    int cut = 0;
-    if (need > c->buflen) {
-        c->buflen = need * 2;
-        c->buf = grow(c->buf, c->buflen, 1);
-    }
+    reserve(c, strlen(name) + strlen(suffix));
     for (i = 0; name[i]; i++) {
         char ch = name[i];
-        if (!go && ch == '(' && strncmp(name + i, "(anonymous namespace)", 21) != 0) cut = 1;
-        if (cut) break;
+        if (!go && ch == '(' && strncmp(name + i, "(anonymous namespace)", 21) != 0) break;
         if (ch == '"' || ch == '\'') continue;
         c->buf[pos++] = ch == ';' ? ':' : ch;
     }
     for (i = 0; suffix[i]; i++) c->buf[pos++] = suffix[i];
-    c->buf[pos] = 0;
-    return intern(c, c->buf);
+    return intern_frame(c, pos);
 }
 
 /* The frame stackcollapse-perf.pl makes of the line perf script prints for
@@ -181,23 +199,29 @@ static const char *cached_frame(collapse_ctx *c, pd_thread *t, unsigned cpumode,
 }
 
 /* The root: the command name (comm-pid with --pid), spaces as underscores
-   like the script. comm is interned by pd_state, so its pointer is a key. */
+   like the script, which tidies nothing else of it; a ';' is a ':', as in
+   the frames, so that the root stays one frame. comm is interned by
+   pd_state, so its pointer is a key. */
 static const char *root_text(collapse_ctx *c, const char *comm, int32_t pid, int32_t tid) {
-    size_t slot, k;
-    char root[128];
+    size_t slot, k, n;
     if (!c->with_pid) pid = 0;
     else if (tid == 0) pid = -1; /* "comm-?" (cached apart from pid 0) */
     slot = (size_t)((((uint64_t)(uintptr_t)comm >> 4) ^ (uint64_t)(uint32_t)pid) * 0x9E3779B97F4A7C15ull >> 56);
     if (c->roots[slot].comm == comm && c->roots[slot].pid == pid && c->roots[slot].root) return c->roots[slot].root;
+    n = strlen(comm);
+    reserve(c, n + 16);
+    memcpy(c->buf, comm, n);
     /* the script reads "comm PID/TID" and takes a TID of 0 (Perl's false)
        as absent, so the idle thread's pid is "?" */
-    if (c->with_pid && tid == 0) snprintf(root, sizeof root, "%s-?", comm);
-    else if (c->with_pid) snprintf(root, sizeof root, "%s-%d", comm, (int)pid);
-    else snprintf(root, sizeof root, "%s", comm);
-    for (k = 0; root[k]; k++) if (root[k] == ' ') root[k] = '_';
+    if (c->with_pid && tid == 0) n += (size_t)snprintf(c->buf + n, 16, "-?");
+    else if (c->with_pid) n += (size_t)snprintf(c->buf + n, 16, "-%d", (int)pid);
+    for (k = 0; k < n; k++) {
+        if (c->buf[k] == ' ') c->buf[k] = '_';
+        else if (c->buf[k] == ';') c->buf[k] = ':';
+    }
     c->roots[slot].comm = comm;
     c->roots[slot].pid = pid;
-    c->roots[slot].root = tidy_frame(c, root, "");
+    c->roots[slot].root = intern_frame(c, n);
     return c->roots[slot].root;
 }
 
@@ -356,12 +380,23 @@ static long find_event(pd_session *s, const char *name) {
     return -1;
 }
 
+/* Says that no event has the name --event gave, and which ones there are
+   (names from the file, escaped). */
+static void no_such_event(pd_session *s, const char *want) {
+    char name[1024];
+    size_t i;
+    fprintf(stderr, "perfdata collapse: no event named '%s'; the file has:", pd_escaped(name, sizeof name, want));
+    for (i = 0; i < s->file.nr_events; i++) fprintf(stderr, " %s", pd_escaped(name, sizeof name, pd_event_name(s, i)));
+    fprintf(stderr, "\n");
+}
+
 int pd_cmd_collapse(int argc, char **argv) {
     static collapse_ctx c;
     pd_session s;
     const char *path = NULL, *kallsyms, *symfs, *symdir;
     size_t i;
     int rc;
+    char name[1024];
     collapse_args args = {&c, NULL, NULL, NULL};
     c.event = -1;
     if ((rc = pd_opts_parse(&pd_collapse_command, argc, argv, collapse_option, &args, &path)) >= 0) return rc;
@@ -369,9 +404,7 @@ int pd_cmd_collapse(int argc, char **argv) {
     if (pd_session_open(&s, path) != 0) return 1;
     if (pd_filter_prepare(&c.filter, &s.file, "collapse") != 0) { pd_session_close(&s); return PD_EXIT_ERROR; }
     if (c.event_name && !(s.file.flags & PERFDATA_FILE_PIPE) && (c.event = find_event(&s, c.event_name)) < 0) {
-        fprintf(stderr, "perfdata collapse: no event named '%s'; the file has:", c.event_name);
-        for (i = 0; i < s.file.nr_events; i++) fprintf(stderr, " %s", pd_event_name(&s, i));
-        fprintf(stderr, "\n");
+        no_such_event(&s, c.event_name);
         pd_session_close(&s);
         return PD_EXIT_ERROR;
     }
@@ -383,14 +416,12 @@ int pd_cmd_collapse(int argc, char **argv) {
     c.sym.search.symdir = symdir;
     rc = pd_session_walk_ordered(&s, on_record, &c);
     if (c.event_name && c.event < 0 && find_event(&s, c.event_name) < 0) { /* a pipe: known only now */
-        fprintf(stderr, "perfdata collapse: no event named '%s'; the file has:", c.event_name);
-        for (i = 0; i < s.file.nr_events; i++) fprintf(stderr, " %s", pd_event_name(&s, i));
-        fprintf(stderr, "\n");
+        no_such_event(&s, c.event_name);
         rc = PD_EXIT_ERROR;
     }
     if (c.other_events && !c.event_name) /* stackcollapse-perf.pl says so too */
         fprintf(stderr, "perfdata collapse: folding the samples of event %s only (--event NAME for another)\n",
-                pd_event_name(&s, (size_t)c.event));
+                pd_escaped(name, sizeof name, pd_event_name(&s, (size_t)c.event)));
     print_stacks(&c);
     if (c.dwarf_samples)
         fprintf(stderr, "perfdata: %s: %llu samples carry a user stack dump (--call-graph dwarf); it is not unwound, "
@@ -401,6 +432,7 @@ int pd_cmd_collapse(int argc, char **argv) {
     free(c.table);
     pd_intern_free(&c.strings);
     free(c.buf);
+    free(c.ebuf);
     free((void *)c.key);
     free(c.cache);
     pd_sym_free(&c.sym);

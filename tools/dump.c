@@ -6,6 +6,7 @@
 #include "pd_opts.h"
 #include "pd_tool.h"
 #include "pd_regs.h"
+#include "pd_text.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,7 +27,10 @@ typedef struct dump_ctx {
 
 #define U64 unsigned long long
 
-static void print_view(perfdata_view v) { fwrite(v.p, 1, v.n, stdout); }
+/* A name from the file (comm, file name, symbol, cgroup path, event name
+   or unit): control characters escaped (pd_text), so that no name can
+   forge a line of the dump or drive the terminal. */
+static void print_view(perfdata_view v) { pd_put_text(stdout, (const char *)v.p, v.n); }
 
 /* printf was most of dump's time (callgrind: 85% in stdio on a -g file);
    the lines every sample has are formatted by hand and written whole. */
@@ -545,8 +549,9 @@ static void print_body(dump_ctx *d, const perfdata_record *rec, const perfdata_s
         perfdata_read_record rr;
         long e = perfdata_record_event(f, rec, NULL);
         if (perfdata_decode_read_record(f, rec, &rr, &err) != PERFDATA_OK) break;
-        printf(": %d %d %s %llu\n", (int)rr.pid, (int)rr.tid, e >= 0 ? pd_event_name(d->s, (size_t)e) : "unknown",
-               (U64)perfdata_read_at(&rr.values, 0).value);
+        printf(": %d %d ", (int)rr.pid, (int)rr.tid);
+        pd_put_str(stdout, e >= 0 ? pd_event_name(d->s, (size_t)e) : "unknown");
+        printf(" %llu\n", (U64)perfdata_read_at(&rr.values, 0).value);
         if (rr.values.read_format & PERFDATA_FORMAT_TOTAL_TIME_ENABLED) printf("... time enabled : %llu\n", (U64)rr.values.time_enabled);
         if (rr.values.read_format & PERFDATA_FORMAT_TOTAL_TIME_RUNNING) printf("... time running : %llu\n", (U64)rr.values.time_running);
         if (rr.values.read_format & PERFDATA_FORMAT_ID) printf("... id           : %llu\n", (U64)perfdata_read_at(&rr.values, 0).id);
@@ -574,7 +579,9 @@ static void dump_record(dump_ctx *d, const perfdata_record *rec, const char *nam
     if (d->s->input.is_dir && name_of_file != d->stream) {
         /* a --threads directory: say which file the offsets are in */
         d->stream = name_of_file;
-        printf("\n# stream: %s\n", name_of_file);
+        printf("\n# stream: ");
+        pd_put_str(stdout, name_of_file);
+        putchar('\n');
     }
     if (d->selected && (rec->type >= 128 || !((d->type_mask[rec->type / 64] >> (rec->type % 64)) & 1u))) return;
     if (d->raw) {

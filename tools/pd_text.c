@@ -49,6 +49,26 @@ const char *pd_escaped(char *buf, size_t cap, const char *s) {
     return buf;
 }
 
+size_t pd_text_len(const char *s) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0, len = 0, n = strlen(s), k;
+    while (i < n) {
+        k = control_at(u, i, n);
+        if (k) { len += 4 * k; i += k; }
+        else { len++; i++; }
+    }
+    return len;
+}
+
+const char *pd_text_cell(char *buf, size_t len, const char *s, int width) {
+    size_t w = width > 0 ? (size_t)width : 0, n;
+    if (!len) return buf;
+    n = pd_escape(buf, w + 1 < len ? w + 1 : len, s, strlen(s));
+    while (n < w && n + 1 < len) buf[n++] = ' ';
+    buf[n] = 0;
+    return buf;
+}
+
 int pd_put_text(FILE *fp, const char *s, size_t n) {
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0;

@@ -20,7 +20,13 @@ size_t pd_escape(char *out, size_t cap, const char *s, size_t n);
 /* The escaped text in a buffer of the caller's, or s itself when it needs
    no escaping (then NUL-terminated as s is). For printf("%s"). */
 const char *pd_escaped(char *buf, size_t cap, const char *s);
-/* Writes s[0..n) escaped. Returns what fwrite/fputs return (EOF on error). */
+/* The length of s as written escaped. */
+size_t pd_text_len(const char *s);
+/* A table cell: s escaped into buf (len bytes), cut to at most width bytes
+   (never inside an escape) and padded with spaces to width, as printf's
+   "%-*.*s" does for text that needs no escaping. Returns buf. */
+const char *pd_text_cell(char *buf, size_t len, const char *s, int width);
+/* Writes s[0..n) escaped. Returns 0, or EOF on a write error. */
 int pd_put_text(FILE *fp, const char *s, size_t n);
 int pd_put_str(FILE *fp, const char *s);
 /* One CSV cell (RFC 4180): quoted when it holds a comma, quote, CR or LF

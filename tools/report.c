@@ -7,6 +7,7 @@
 #include "pd_opts.h"
 #include "pd_state.h"
 #include "pd_sym.h"
+#include "pd_text.h"
 #include "pd_tool.h"
 #include "report_branch.h"
 
@@ -340,15 +341,6 @@ static proc_row *proc_of(report_ctx *r, int32_t pid) {
     return &r->procs[r->nprocs++];
 }
 
-static void csv_string(FILE *fp, const char *s) {
-    fputc('"', fp);
-    for (; s && *s; s++) {
-        if (*s == '"') fputc('"', fp);
-        fputc(*s, fp);
-    }
-    fputc('"', fp);
-}
-
 /* --csv bookkeeping: record counts, the overview row, process events. */
 static void csv_record(report_ctx *r, const perfdata_record *rec) {
     perfdata_sample_id sid;
@@ -579,9 +571,12 @@ static int by_period(const void *a, const void *b) {
 }
 
 /* perf's _hist_entry__sym_snprintf: an unresolved address has 16 digits
-   ("%-#.*llx" with BITS_PER_LONG / 4), so 0 prints without "0x". */
+   ("%-#.*llx" with BITS_PER_LONG / 4), so 0 prints without "0x". The
+   name escaped (pd_text), as every name from the file or a symbol table
+   is printed, and the columns are sized by what is printed. */
 static void sym_text(const entry *e, char *buf, size_t len) {
-    if (e->sym) snprintf(buf, len, "[%c] %s", e->level, e->sym);
+    char name[1024];
+    if (e->sym) snprintf(buf, len, "[%c] %s", e->level, pd_escaped(name, sizeof name, e->sym));
     else snprintf(buf, len, "[%c] %#.16llx", e->level, (unsigned long long)e->addr);
 }
 
@@ -613,8 +608,8 @@ static void column_widths(report_ctx *r, size_t ev, entry **sorted, size_t n, si
         const entry *e = sorted[i];
         size_t len;
         if ((size_t)e->event != ev || e->hidden) continue; /* filtered rows do not size columns */
-        if ((len = strlen(thread_comm(r, e))) > comm) comm = len;
-        if ((len = strlen(e->dso)) > width[KEY_DSO]) width[KEY_DSO] = len;
+        if ((len = pd_text_len(thread_comm(r, e))) > comm) comm = len;
+        if ((len = pd_text_len(e->dso)) > width[KEY_DSO]) width[KEY_DSO] = len;
         sym_text(e, buf, sizeof buf);
         if ((len = strlen(buf)) > width[KEY_SYM]) width[KEY_SYM] = len;
         /* hists__set_unres_dso_col_len, which --dso turns off */
@@ -645,14 +640,16 @@ static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n
     int k;
     uint64_t total = r->ev_period[ev], samples, all_samples = 0, all_period = 0;
     uint32_t nr = r->members && r->members[ev] > 1 ? r->members[ev] : 1, m;
-    char unit, name[1024], buf[1024];
+    char unit, name[1024], shown[1024], buf[1024];
+    size_t pid_len;
     for (m = 0; m < nr && ev + m < r->nev; m++) {
         all_samples += r->ev_samples[ev + m];
         all_period += r->ev_period[ev + m];
     }
     convert_unit(all_samples, &samples, &unit);
     group_name(r, ev, nr, name, sizeof name);
-    printf("# Samples: %llu%c of event%s '%s'%s%s%s\n", (unsigned long long)samples, unit, nr > 1 ? "s" : "", name,
+    printf("# Samples: %llu%c of event%s '%s'%s%s%s\n", (unsigned long long)samples, unit, nr > 1 ? "s" : "",
+           pd_escaped(shown, sizeof shown, name),
            r->filter.time_spec ? " (time slices: " : "", r->filter.time_spec ? r->filter.time_spec : "",
            r->filter.time_spec ? ")" : "");
     printf("# Event count (approx.): %llu\n#\n", (unsigned long long)all_period);
@@ -690,9 +687,12 @@ static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n
                symbol is padded only when a column follows (perf's
                hist_entry__snprintf_alignment) */
             switch (r->keys[k]) {
-            case KEY_COMM: snprintf(buf, sizeof buf, "%-*.*s", w, w, e->cell->str); break;
-            case KEY_PID: snprintf(buf, sizeof buf, "%7d:%-*.*s", (int)e->tid, w - 8, w - 8, thread_comm(r, e)); break;
-            case KEY_DSO: snprintf(buf, sizeof buf, "%-*.*s", w, w, e->dso); break;
+            case KEY_COMM: pd_text_cell(buf, sizeof buf, e->cell->str, w); break;
+            case KEY_PID:
+                pid_len = (size_t)snprintf(buf, sizeof buf, "%7d:", (int)e->tid);
+                pd_text_cell(buf + pid_len, sizeof buf - pid_len, thread_comm(r, e), w - 8);
+                break;
+            case KEY_DSO: pd_text_cell(buf, sizeof buf, e->dso, w); break;
             default: sym_text(e, buf, sizeof buf); break;
             }
             if (last) printf("  %s", buf);
@@ -739,7 +739,8 @@ static void elide_keys(report_ctx *r, char *lines, size_t len) {
     lines[0] = 0;
     for (k = 0; k < r->nkeys; k++) {
         const char *label = labels[r->keys[k]], *v = label ? pd_filter_elided(&r->filter, label) : NULL;
-        if (v && at < len) at += (size_t)snprintf(lines + at, len - at, "# %s: %s\n", label, v);
+        char shown[256];
+        if (v && at < len) at += (size_t)snprintf(lines + at, len - at, "# %s: %s\n", label, pd_escaped(shown, sizeof shown, v));
         else kept++;
     }
     if (!kept) return;
@@ -760,10 +761,39 @@ static FILE *csv_open(const char *dir, const char *name) {
     return pd_output_create(path, "report");
 }
 
-/* stat.csv, processes.csv and results.csv, after the walk. */
+/* processes.csv's maps cell: "START-END PGOFF NAME" per map, joined by
+   ';'. A ';' in a name is written \x3b (as pd_text writes control
+   characters), so the cell splits on ';' into the maps and nothing else;
+   pd_put_csv then escapes control characters and quotes the cell. The
+   text is built in *buf (grown as needed). */
+static const char *map_list(char **buf, size_t *cap, const pd_maps *maps) {
+    size_t j, at = 0;
+    for (j = 0; maps && j < maps->n; j++) {
+        const pd_map_entry *m = &maps->v[j];
+        const char *c;
+        size_t need = at + 3 * 17 + 4 * strlen(m->name) + 1;
+        if (need > *cap) {
+            *cap = need * 2;
+            if (!(*buf = realloc(*buf, *cap))) abort(); /* the tools have no way on without memory */
+        }
+        at += (size_t)snprintf(*buf + at, *cap - at, "%s%llx-%llx %llx ", j ? ";" : "", (unsigned long long)m->start,
+                               (unsigned long long)m->end, (unsigned long long)m->pgoff);
+        for (c = m->name; *c; c++) {
+            if (*c == ';') { memcpy(*buf + at, "\\x3b", 4); at += 4; }
+            else (*buf)[at++] = *c;
+        }
+    }
+    if (!*buf && !(*buf = malloc(*cap = 1))) abort();
+    (*buf)[at] = 0;
+    return *buf;
+}
+
+/* stat.csv, processes.csv and results.csv, after the walk. Every cell of
+   text from the file goes through pd_put_csv. */
 static int csv_write(report_ctx *r, entry **sorted, size_t n) {
     FILE *fp;
-    size_t i, j;
+    size_t i, cap = 0;
+    char *list = NULL;
     if (!(fp = csv_open(r->csv_dir, "stat.csv"))) return 1;
     fprintf(fp, "type,name,count,bytes\n");
     for (i = 0; i < 128; i++)
@@ -777,18 +807,13 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
         proc_row *p = &r->procs[i];
         pd_thread *t = pd_state_thread(&r->st, p->pid, p->pid);
         fprintf(fp, "%d,%d,", (int)p->pid, (int)p->ppid);
-        csv_string(fp, t->comm ? t->comm : "");
-        fprintf(fp, ",%llu,%llu,%llu,%llu,\"", (unsigned long long)p->fork_time, (unsigned long long)p->exit_time,
+        pd_put_csv(fp, t->comm ? t->comm : "");
+        fprintf(fp, ",%llu,%llu,%llu,%llu,", (unsigned long long)p->fork_time, (unsigned long long)p->exit_time,
                 (unsigned long long)p->samples, (unsigned long long)p->period);
-        for (j = 0; t->maps && j < t->maps->n; j++) {
-            const pd_map_entry *m = &t->maps->v[j];
-            const char *c;
-            fprintf(fp, "%s%llx-%llx %llx ", j ? ";" : "", (unsigned long long)m->start, (unsigned long long)m->end,
-                    (unsigned long long)m->pgoff);
-            for (c = m->name; *c; c++) { if (*c == '"') fputc('"', fp); fputc(*c, fp); }
-        }
-        fprintf(fp, "\"\n");
+        pd_put_csv(fp, map_list(&list, &cap, t->maps));
+        fputc('\n', fp);
     }
+    free(list);
     if (csv_close(fp, r->csv_dir, "processes.csv")) return 1;
     if (!(fp = csv_open(r->csv_dir, "results.csv"))) return 1;
     fprintf(fp, "event,function,source_file,shared_object,samples,period,percent\n");
@@ -797,14 +822,14 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
         char sym[64], name[256];
         uint64_t total = (size_t)e->event < r->nev ? r->ev_period[e->event] : 0;
         if (e->hidden || !pd_filter_percent(&r->filter, e->period, total)) continue;
-        csv_string(fp, perfdata_event_name(&r->s->file, (size_t)e->event, name, sizeof name));
+        pd_put_csv(fp, perfdata_event_name(&r->s->file, (size_t)e->event, name, sizeof name));
         fputc(',', fp);
-        if (e->sym) csv_string(fp, e->sym);
-        else { snprintf(sym, sizeof sym, "%#llx", (unsigned long long)e->addr); csv_string(fp, sym); }
+        if (e->sym) pd_put_csv(fp, e->sym);
+        else { snprintf(sym, sizeof sym, "%#llx", (unsigned long long)e->addr); pd_put_csv(fp, sym); }
         fputc(',', fp);
-        csv_string(fp, e->src_file ? e->src_file : "");
+        pd_put_csv(fp, e->src_file ? e->src_file : "");
         fputc(',', fp);
-        csv_string(fp, e->dso);
+        pd_put_csv(fp, e->dso);
         fprintf(fp, ",%llu,%llu,%.4f\n", (unsigned long long)e->samples, (unsigned long long)e->period,
                 total ? 100.0 * (double)e->period / (double)total : 0.0);
     }

@@ -26,6 +26,7 @@
 #include "perfdata.h"
 #include "pd_state.h"
 #include "pd_sym.h"
+#include "pd_text.h"
 #include "pd_tool.h"
 
 #include <inttypes.h>
@@ -294,8 +295,11 @@ static int by_overhead(const void *a, const void *b) {
     return c > 0 ? -1 : c < 0 ? 1 : 0;
 }
 
+/* Names are printed escaped (pd_text), and the columns sized by what is
+   printed. */
 static void sym_text(const bend *e, char *buf, size_t len) {
-    if (e->sym) snprintf(buf, len, "[%c] %s", e->level, e->sym);
+    char name[1024];
+    if (e->sym) snprintf(buf, len, "[%c] %s", e->level, pd_escaped(name, sizeof name, e->sym));
     else snprintf(buf, len, "[%c] %-#.*llx", e->level, 16, (unsigned long long)e->addr);
 }
 
@@ -313,11 +317,11 @@ static void print_event(bctx *b, size_t ev, brow **sorted, size_t n) {
         const brow *r = sorted[i];
         if ((size_t)r->event != ev) continue;
         /* perf sizes the column by the thread's last comm, not the row's */
-        widen(&width[BK_COMM], strlen(comm_of(b, pd_state_thread(&b->st, r->pid, r->tid))));
-        widen(&width[BK_SYM_FROM], r->from.sym ? strlen(r->from.sym) + 4 : 22);
-        widen(&width[BK_SYM_TO], r->to.sym ? strlen(r->to.sym) + 4 : 22);
-        widen(&width[BK_DSO_FROM], r->from.sym ? strlen(r->from.dso) : 16);
-        widen(&width[BK_DSO_TO], r->to.sym ? strlen(r->to.dso) : 16);
+        widen(&width[BK_COMM], pd_text_len(comm_of(b, pd_state_thread(&b->st, r->pid, r->tid))));
+        widen(&width[BK_SYM_FROM], r->from.sym ? pd_text_len(r->from.sym) + 4 : 22);
+        widen(&width[BK_SYM_TO], r->to.sym ? pd_text_len(r->to.sym) + 4 : 22);
+        widen(&width[BK_DSO_FROM], r->from.sym ? pd_text_len(r->from.dso) : 16);
+        widen(&width[BK_DSO_TO], r->to.sym ? pd_text_len(r->to.dso) : 16);
     }
     unit = ' ';
     shown = total;
@@ -325,7 +329,7 @@ static void print_event(bctx *b, size_t ev, brow **sorted, size_t n) {
     if (shown > 1000) { shown /= 1000; unit = 'M'; }
     if (shown > 1000) { shown /= 1000; unit = 'G'; }
     printf("# Samples: %llu%c of event '%s'\n", (unsigned long long)shown, unit,
-           perfdata_event_name(&b->s.file, ev, name, sizeof name));
+           pd_escaped(buf, sizeof buf, perfdata_event_name(&b->s.file, ev, name, sizeof name)));
     printf("# Event count (approx.): %llu\n#\n", (unsigned long long)total);
     printf("# Overhead%s", b->show_samples ? "       Samples" : "");
     for (k = 0; k < b->nkeys; k++) printf("  %-*s", (int)width[b->keys[k]], bkeys[b->keys[k]].title);
@@ -344,10 +348,10 @@ static void print_event(bctx *b, size_t ev, brow **sorted, size_t n) {
             int key = b->keys[k], w = (int)width[key], last = k == b->nkeys - 1;
             const char *dso;
             switch (key) {
-            case BK_COMM: printf("  %-*.*s", w, w, r->comm); break;
+            case BK_COMM: printf("  %s", pd_text_cell(buf, sizeof buf, r->comm, w)); break;
             case BK_DSO_FROM: case BK_DSO_TO:
                 dso = key == BK_DSO_FROM ? r->from.dso : r->to.dso;
-                printf("  %-*.*s", w, w, dso ? dso : "[unknown]");
+                printf("  %s", pd_text_cell(buf, sizeof buf, dso ? dso : "[unknown]", w));
                 break;
             case BK_SYM_FROM: case BK_SYM_TO:
                 sym_text(key == BK_SYM_FROM ? &r->from : &r->to, buf, sizeof buf);

@@ -5,6 +5,7 @@
    span. It is the library's throughput in one command. */
 #include "perfdata.h"
 #include "pd_opts.h"
+#include "pd_text.h"
 #include "pd_tool.h"
 
 #include <stdio.h>
@@ -116,7 +117,8 @@ static void print_perf_table(stat_ctx *c) {
     }
     for (e = 0; e < c->s->file.nr_events && e < c->nev; e++) {
         if (!c->ev_samples[e]) continue;
-        printf("%s stats:\n", perfdata_event_name(&c->s->file, e, name, sizeof name));
+        pd_put_str(stdout, perfdata_event_name(&c->s->file, e, name, sizeof name)); /* escaped: a name from the file */
+        printf(" stats:\n");
         if (c->ev_samples[e]) printf("%16s events: %10llu\n", "SAMPLE", (unsigned long long)c->ev_samples[e]);
     }
 }
