@@ -142,6 +142,11 @@ def main():
     check('directory without data', rc == 1 and 'data' in err, err)
     rc, out, err = run([tool, 'dump', '/dev/null'])
     check('special file', rc == 1 and 'shorter than a perf.data header' in err, err)
+    try:  # a device that never ends is read no further than its first bytes
+        p = subprocess.run([tool, 'dump', '/dev/zero'], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=20)
+        check('/dev/zero as the input: refused at once', p.returncode == 1 and b'bad magic' in p.stderr, p.stderr)
+    except subprocess.TimeoutExpired:
+        check('/dev/zero as the input: refused at once', False, 'still reading after 20 s')
     junk = os.path.join(work, 'junk.data')
     open(junk, 'wb').write(b'not a perf.data file at all')
     rc, out, err = run([tool, 'dump', junk])

@@ -40,6 +40,11 @@ static int read_stream(pd_map *m, int fd, char *err, size_t errlen) {
         if (got < 0) { free(buf); return fail(err, errlen, m->path, strerror(errno)); }
         if (got == 0) break;
         len += (size_t)got;
+        /* a stream that does not start as a perf.data file is read no
+           further (a device such as /dev/zero never ends): perfdata_open
+           says what is wrong with the bytes read */
+        if (len >= 16 && len - (size_t)got < 16 && memcmp(buf, "PERFILE2", 8) != 0 && memcmp(buf, "2ELIFREP", 8) != 0)
+            break;
     }
     m->data = buf; m->size = len; m->owned = 1;
     m->next_check = (size_t)-1; /* nothing to give back */
