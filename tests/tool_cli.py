@@ -8,6 +8,7 @@ ordered walk gives back.
 Usage: tool_cli.py PERFDATA_BINARY WORKDIR [ASAN_BINARY]
 """
 import os
+import shutil
 import resource
 import struct
 import subprocess
@@ -343,6 +344,36 @@ def bounds(tool, work):
     rc, out, err = run([tool, 'report', '--queue-size', '1X', rev])
     check('report --queue-size 1X: a usage error', rc == 2 and '--queue-size' in err, err)
     os.unlink(rev)
+    # a call chain deeper than perf script resolves: its 127 innermost
+    # entries (PERF_MAX_STACK_DEPTH; context markers do not count), as
+    # perf script | stackcollapse-perf.pl, which runs here when installed
+    a = perfgen.Attr(sample_type=perfgen.SAMPLE_IP | perfgen.SAMPLE_TID | perfgen.SAMPLE_TIME |
+                     perfgen.SAMPLE_CALLCHAIN, ids=[1])
+    p = perfgen.Perf([a])
+    p.comm(7, 7, b'deep')
+    chain = [0xfffffffffffffe00] + [0x400000 + 16 * k for k in range(300)]  # PERF_CONTEXT_USER, then 300 frames
+    p.sample(ip=chain[1], pid=7, tid=7, time=5, callchain=chain)
+    p.sample(ip=chain[1], pid=7, tid=7, time=6, callchain=chain[:100])
+    deep = os.path.join(work, 'deep.data')
+    with open(deep, 'wb') as f:
+        f.write(p.to_bytes())
+    rc, out, err = run([tool, 'collapse', deep])
+    depths = sorted(line.rsplit(' ', 1)[0].count(';') for line in out.splitlines())
+    check('collapse keeps the 127 innermost frames of a deeper chain', rc == 0 and depths == [99, 127], f'{depths} {err}')
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'shared', 'tools', 'flamegraph',
+                          'stackcollapse-perf.pl')
+    if shutil.which('perf') and shutil.which('perl') and os.path.exists(script):
+        ps = subprocess.run(['perf', 'script', '-f', '-i', deep, '-F', 'comm,pid,tid,time,ip,sym,dso'],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        folded = subprocess.run(['perl', script], input=ps.stdout, stdout=subprocess.PIPE, timeout=120)
+        check('collapse of a deep chain = perf script | stackcollapse-perf.pl',
+              ps.returncode == 0 and sorted(folded.stdout.decode().splitlines()) == sorted(out.splitlines()),
+              folded.stdout.decode()[:300] + ' / ' + out[:300])
+    else:
+        print('skip collapse of a deep chain against perf script: perf, perl or ../shared missing')
+        global skipped
+        skipped += 1
+    os.unlink(deep)
 
 
 if __name__ == '__main__':

@@ -25,6 +25,10 @@ typedef struct stack_count { const char **frames; size_t n; uint64_t hash, count
    cache of frames (keyed by address space, cpu mode and ip) saves the map,
    ELF and kallsyms lookups and the tidying; `text` is interned. */
 #define FRAME_CACHE_SIZE 65536
+/* perf script resolves at most this many entries of a call chain, the
+   innermost (scripting_max_stack, PERF_MAX_STACK_DEPTH); context markers
+   do not count */
+#define PD_MAX_STACK 127
 typedef struct frame_cache {
     uint64_t ip;
     uintptr_t space;             /* the address space (maps, or NULL for the kernel) | cpumode */
@@ -228,7 +232,7 @@ static const char *root_text(collapse_ctx *c, const char *comm, int32_t pid, int
 static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdata_sample *s) {
     pd_thread *t = pd_state_thread(&c->st, (int32_t)s->pid, (int32_t)s->tid);
     unsigned cpumode = rec->misc & PERFDATA_MISC_CPUMODE_MASK;
-    size_t nf, i;
+    size_t nf, i, depth;
     const char *comm = pd_state_comm(&c->st, t);
     size_t nr = (s->sample_type & PERFDATA_SAMPLE_CALLCHAIN) ? s->callchain.count : 0;
     if (nr + 2 > c->capkey) {
@@ -240,7 +244,7 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
     /* frames fill the key from its end, so it reads root first */
     nf = c->capkey;
     if (!nr) c->key[--nf] = cached_frame(c, t, cpumode, s->ip);
-    for (i = 0; i < nr; i++) {
+    for (i = 0, depth = 0; i < nr && depth < PD_MAX_STACK; i++) {
         uint64_t ip = perfdata_u64s_at(&s->callchain, i);
         if (ip >= PERFDATA_CONTEXT_MAX) { /* a context marker: the frames after it are in this mode */
             if (ip == PERFDATA_CONTEXT_KERNEL) cpumode = PERFDATA_MISC_KERNEL;
@@ -251,6 +255,7 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
             continue;
         }
         c->key[--nf] = cached_frame(c, t, cpumode, ip);
+        depth++;
     }
     c->key[--nf] = root_text(c, comm, (int32_t)s->pid, (int32_t)s->tid);
     table_add(c, c->key + nf, c->capkey - nf, c->use_period ? s->period : 1);
