@@ -13,21 +13,22 @@
 
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
-FUZZ_TARGETS  = file pipe features ordered elf zstd compressed
+FUZZ_TARGETS  = file pipe features ordered elf zstd compressed tools
 FUZZ_COMMON   = -g -O1 -fno-sanitize-recover=all -fno-omit-frame-pointer -D_GNU_SOURCE -I. -Itools
 FUZZ_HDRS     = perfdata.h fuzz/decode_all.h fuzz/decode_feat.h fuzz/fuzz_main.h
 FUZZ_EXTRA_elf = tools/pd_elf.c
+FUZZ_EXTRA_tools = $(filter-out tools/perfdata.c,$(TOOLSRC))
 
 FUZZ_BINS   = $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_TARGETS))
 REPLAY_BINS = $(patsubst %,build/fuzz/replay_%,$(FUZZ_TARGETS))
 
 .PHONY: fuzz fuzz-build fuzz-replay fuzz-seeds
 
-build/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_HDRS) tools/pd_elf.c tools/pd_elf.h
+build/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_HDRS) $(TOOLSRC) $(TOOLHDR)
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_COMMON) -fsanitize=fuzzer,address,undefined -DPD_FUZZ_LIBFUZZER $< $(FUZZ_EXTRA_$*) -o $@
 
-build/fuzz/replay_%: fuzz/fuzz_%.c $(FUZZ_HDRS) tools/pd_elf.c tools/pd_elf.h
+build/fuzz/replay_%: fuzz/fuzz_%.c $(FUZZ_HDRS) $(TOOLSRC) $(TOOLHDR)
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_COMMON) -O0 -fsanitize=address,undefined $< $(FUZZ_EXTRA_$*) -o $@
 

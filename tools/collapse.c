@@ -403,6 +403,7 @@ int pd_cmd_collapse(int argc, char **argv) {
     int rc;
     char name[1024];
     collapse_args args = {&c, NULL, NULL, NULL};
+    memset(&c, 0, sizeof c); /* static for its size; a second run starts afresh */
     c.event = -1;
     if ((rc = pd_opts_parse(&pd_collapse_command, argc, argv, collapse_option, &args, &path)) >= 0) return rc;
     kallsyms = args.kallsyms; symfs = args.symfs; symdir = args.symdir;

@@ -528,6 +528,7 @@ int pd_cmd_info(int argc, char **argv) {
     int rc, show_header = 0;
     unsigned cut = 0;               /* features cut off, by bit */
     const char *path = NULL;
+    memset(&c, 0, sizeof c); /* static for its size; a second run starts afresh */
     if ((rc = pd_opts_parse(&pd_info_command, argc, argv, info_option, &show_header, &path)) >= 0) return rc;
     if (pd_session_open(&s, path) != 0) return 1;
     if (show_header) {

@@ -897,6 +897,7 @@ int pd_cmd_report(int argc, char **argv) {
     int rc, verbose;
     char elided[1024];
     report_args args = {&r, NULL, NULL, NULL, NULL, 0, -1};
+    memset(&r, 0, sizeof r); /* static for its size; a second run starts afresh */
     if ((rc = pd_opts_parse(&pd_report_command, argc, argv, report_option, &args, &path)) >= 0) return rc;
     sort = args.sort; kallsyms = args.kallsyms; symfs = args.symfs; symdir = args.symdir; verbose = args.verbose;
     {

@@ -186,6 +186,7 @@ int pd_cmd_stat(int argc, char **argv) {
     const char *path = NULL, *csv;
     int rc, quiet;
     stat_args args = {NULL, 0};
+    memset(&c, 0, sizeof c); /* static for its size; a second run starts afresh */
     if ((rc = pd_opts_parse(&pd_stat_command, argc, argv, stat_option, &args, &path)) >= 0) return rc;
     csv = args.csv;
     quiet = args.quiet;
