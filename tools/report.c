@@ -390,14 +390,14 @@ static uint64_t *read_last(report_ctx *r, uint64_t id) {
         if (!r->read_ids) abort(); /* the tools have no way on without memory */
         for (j = 0; j < oldcap; j++) {
             if (!old[j].used) continue;
-            for (i = (size_t)(old[j].id * 0x9E3779B97F4A7C15ull >> 32) & (r->capread_ids - 1); r->read_ids[i].used;
+            for (i = (size_t)pd_hash_u64(old[j].id) & (r->capread_ids - 1); r->read_ids[i].used;
                  i = (i + 1) & (r->capread_ids - 1)) {}
             r->read_ids[i] = old[j];
         }
         free(old);
     }
     mask = r->capread_ids - 1;
-    for (i = (size_t)(id * 0x9E3779B97F4A7C15ull >> 32) & mask; r->read_ids[i].used; i = (i + 1) & mask)
+    for (i = (size_t)pd_hash_u64(id) & mask; r->read_ids[i].used; i = (i + 1) & mask)
         if (r->read_ids[i].id == id) return &r->read_ids[i].last;
     r->read_ids[i].used = 1;
     r->read_ids[i].id = id;
