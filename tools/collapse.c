@@ -21,12 +21,19 @@
 typedef struct stack_count { const char **frames; size_t n; uint64_t hash, count; } stack_count;
 
 /* Callchains repeat the same addresses over and over: a direct-mapped
-   cache of frames (keyed by address space, cpu mode and ip) saves the map,
-   ELF and kallsyms lookups and the tidying; `text` is interned. */
+   cache of frames (keyed by the state of the address space, cpu mode and
+   ip) saves the map, ELF and kallsyms lookups and the tidying; `text` is
+   interned. The state is pd_state_stamp's: a frame found before an MMAP
+   that changed its process's maps is looked up anew. */
 #define FRAME_CACHE_SIZE 65536
+typedef struct frame_space {
+    uint64_t stamp[2];           /* pd_state_stamp */
+    unsigned cpumode;
+    uint64_t hash;               /* of the three */
+} frame_space;
 typedef struct frame_cache {
     uint64_t ip;
-    uintptr_t space;             /* the address space (maps, or NULL for the kernel) | cpumode */
+    frame_space space;
     const char *text;            /* NULL: an empty entry */
 } frame_cache;
 
@@ -72,12 +79,8 @@ static void *alloc(size_t n, size_t size) {
 /* The one copy of a text. */
 static const char *intern(collapse_ctx *c, const char *text) { return pd_intern_str(&c->strings, text); }
 
-static uint64_t hash_frames(const char *const *f, size_t n) {
-    uint64_t h = n;
-    size_t i;
-    for (i = 0; i < n; i++) h = (h ^ (uint64_t)(uintptr_t)f[i]) * 0x9E3779B97F4A7C15ull;
-    return h ^ (h >> 29);
-}
+/* The frames are interned: their pointers are the stack's identity. */
+static uint64_t hash_frames(const char *const *f, size_t n) { return pd_hash_bytes(f, n * sizeof *f); }
 
 static void table_add(collapse_ctx *c, const char **frames, size_t n, uint64_t count) {
     uint64_t h = hash_frames(frames, n);
@@ -168,15 +171,20 @@ static const char *frame_text(collapse_ctx *c, pd_thread *t, unsigned cpumode, u
     return tidy_frame(c, func, c->annotate_kernel && kernel ? "_[k]" : "");
 }
 
-static const char *cached_frame(collapse_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip) {
-    const void *maps = (cpumode == PERFDATA_MISC_KERNEL || cpumode == PERFDATA_MISC_GUEST_KERNEL) ? NULL : t->maps;
-    uintptr_t space = (uintptr_t)maps | cpumode; /* pd_maps is aligned: its low 3 bits are free */
-    uint64_t h = (ip ^ (uint64_t)space * 0x9E3779B97F4A7C15ull) * 0x9E3779B97F4A7C15ull;
-    frame_cache *e = &c->cache[(h >> 40) & (FRAME_CACHE_SIZE - 1)];
-    if (e->text && e->ip == ip && e->space == space) return e->text;
-    e->text = frame_text(c, t, cpumode, ip);
+static void space_of(collapse_ctx *c, pd_thread *t, unsigned cpumode, frame_space *sp) {
+    pd_state_stamp(&c->st, t, cpumode, sp->stamp);
+    sp->cpumode = cpumode;
+    sp->hash = pd_hash_u64(sp->stamp[0] ^ pd_hash_u64(sp->stamp[1] ^ pd_hash_u64(cpumode)));
+}
+
+static const char *cached_frame(collapse_ctx *c, pd_thread *t, const frame_space *sp, uint64_t ip) {
+    frame_cache *e = &c->cache[pd_hash_u64(ip ^ sp->hash) & (FRAME_CACHE_SIZE - 1)];
+    if (e->text && e->ip == ip && e->space.stamp[0] == sp->stamp[0] && e->space.stamp[1] == sp->stamp[1] &&
+        e->space.cpumode == sp->cpumode)
+        return e->text;
+    e->text = frame_text(c, t, sp->cpumode, ip);
     e->ip = ip;
-    e->space = space;
+    e->space = *sp;
     return e->text;
 }
 
@@ -187,7 +195,7 @@ static const char *root_text(collapse_ctx *c, const char *comm, int32_t pid, int
     char root[128];
     if (!c->with_pid) pid = 0;
     else if (tid == 0) pid = -1; /* "comm-?" (cached apart from pid 0) */
-    slot = (size_t)((((uint64_t)(uintptr_t)comm >> 4) ^ (uint64_t)(uint32_t)pid) * 0x9E3779B97F4A7C15ull >> 56);
+    slot = (size_t)(pd_hash_u64((uintptr_t)comm ^ pd_hash_u64((uint32_t)pid)) & 255);
     if (c->roots[slot].comm == comm && c->roots[slot].pid == pid && c->roots[slot].root) return c->roots[slot].root;
     /* the script reads "comm PID/TID" and takes a TID of 0 (Perl's false)
        as absent, so the idle thread's pid is "?" */
@@ -205,6 +213,7 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
     pd_thread *t = pd_state_thread(&c->st, (int32_t)s->pid, (int32_t)s->tid);
     unsigned cpumode = rec->misc & PERFDATA_MISC_CPUMODE_MASK;
     size_t nf, i;
+    frame_space sp;
     const char *comm = pd_state_comm(&c->st, t);
     size_t nr = (s->sample_type & PERFDATA_SAMPLE_CALLCHAIN) ? s->callchain.count : 0;
     if (nr + 2 > c->capkey) {
@@ -215,7 +224,8 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
     if ((s->sample_type & PERFDATA_SAMPLE_STACK_USER) && s->stack_user.n) c->dwarf_samples++;
     /* frames fill the key from its end, so it reads root first */
     nf = c->capkey;
-    if (!nr) c->key[--nf] = cached_frame(c, t, cpumode, s->ip);
+    space_of(c, t, cpumode, &sp);
+    if (!nr) c->key[--nf] = cached_frame(c, t, &sp, s->ip);
     for (i = 0; i < nr; i++) {
         uint64_t ip = perfdata_u64s_at(&s->callchain, i);
         if (ip >= PERFDATA_CONTEXT_MAX) { /* a context marker: the frames after it are in this mode */
@@ -224,9 +234,10 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
             else if (ip == PERFDATA_CONTEXT_GUEST_KERNEL) cpumode = PERFDATA_MISC_GUEST_KERNEL;
             else if (ip == PERFDATA_CONTEXT_GUEST_USER) cpumode = PERFDATA_MISC_GUEST_USER;
             else if (ip == PERFDATA_CONTEXT_HV) cpumode = PERFDATA_MISC_HYPERVISOR;
+            if (cpumode != sp.cpumode) space_of(c, t, cpumode, &sp);
             continue;
         }
-        c->key[--nf] = cached_frame(c, t, cpumode, ip);
+        c->key[--nf] = cached_frame(c, t, &sp, ip);
     }
     c->key[--nf] = root_text(c, comm, (int32_t)s->pid, (int32_t)s->tid);
     table_add(c, c->key + nf, c->capkey - nf, c->use_period ? s->period : 1);

@@ -19,6 +19,10 @@ enum { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM, KEY_MAX };
 
 #define NIL ((size_t)-1)
 #define PD_GROUP_VIEW_MAX 32            /* members of a group shown as one table */
+/* processes.csv's maps column, all processes together: processes share
+   their maps (a fork costs no copy), so the column could otherwise grow
+   as processes x maps from a small file */
+#define PD_CSV_MAPS_MIB 64
 
 /* One row: perf's hist_entry. Rows live in perf's trees, rebuilt here node
    for node (see add), so that they group and order as perf's do even where
@@ -763,7 +767,7 @@ static FILE *csv_open(const char *dir, const char *name) {
 /* stat.csv, processes.csv and results.csv, after the walk. */
 static int csv_write(report_ctx *r, entry **sorted, size_t n) {
     FILE *fp;
-    size_t i, j;
+    size_t i, j, room = (size_t)PD_CSV_MAPS_MIB << 20, cut = 0;
     if (!(fp = csv_open(r->csv_dir, "stat.csv"))) return 1;
     fprintf(fp, "type,name,count,bytes\n");
     for (i = 0; i < 128; i++)
@@ -780,14 +784,25 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
         csv_string(fp, t->comm ? t->comm : "");
         fprintf(fp, ",%llu,%llu,%llu,%llu,\"", (unsigned long long)p->fork_time, (unsigned long long)p->exit_time,
                 (unsigned long long)p->samples, (unsigned long long)p->period);
-        for (j = 0; t->maps && j < t->maps->n; j++) {
-            const pd_map_entry *m = &t->maps->v[j];
+        for (j = 0; j < pd_maps_count(t->maps); j++) {
+            const pd_map_entry *m = pd_maps_at(t->maps, j);
             const char *c;
+            size_t need = strlen(m->name) + 64;
+            if (need > room) {
+                cut++;
+                break;
+            }
+            room -= need;
             fprintf(fp, "%s%llx-%llx %llx ", j ? ";" : "", (unsigned long long)m->start, (unsigned long long)m->end,
                     (unsigned long long)m->pgoff);
             for (c = m->name; *c; c++) { if (*c == '"') fputc('"', fp); fputc(*c, fp); }
         }
         fprintf(fp, "\"\n");
+    }
+    if (cut) {
+        fprintf(stderr, "perfdata report: processes.csv: the maps of %zu processes are cut short (the maps column "
+                        "holds at most %d MiB in all)\n", cut, PD_CSV_MAPS_MIB);
+        r->s->partial = 1;
     }
     if (csv_close(fp, r->csv_dir, "processes.csv")) return 1;
     if (!(fp = csv_open(r->csv_dir, "results.csv"))) return 1;
