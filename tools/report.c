@@ -65,8 +65,10 @@ typedef struct report_ctx {
     const char *csv_dir;
     FILE *overview;                 /* --csv: every record in time order */
     uint64_t type_count[128], type_bytes[128];
-    struct proc_row *procs;         /* --csv: one row per process */
+    struct proc_row *procs;         /* --csv: one row per process, in the order first seen */
     size_t nprocs, capprocs;
+    size_t *proc_slots;             /* index + 1 into procs, open addressing on the pid */
+    size_t capproc_slots;
     pd_filter filter;
     struct read_id *read_ids;       /* the last value read per counter id, open addressing */
     size_t nread_ids, capread_ids;
@@ -329,15 +331,30 @@ static void number(report_ctx *r) {
     free(order);
 }
 
+static size_t proc_slot(const report_ctx *r, int32_t pid) {
+    size_t mask = r->capproc_slots - 1, i = (size_t)pd_hash_u64((uint32_t)pid) & mask;
+    while (r->proc_slots[i] && r->procs[r->proc_slots[i] - 1].pid != pid) i = (i + 1) & mask;
+    return i;
+}
+
 static proc_row *proc_of(report_ctx *r, int32_t pid) {
     size_t i;
-    for (i = r->nprocs; i-- > 0;)
-        if (r->procs[i].pid == pid) return &r->procs[i];
+    if (r->capproc_slots) {
+        i = proc_slot(r, pid);
+        if (r->proc_slots[i]) return &r->procs[r->proc_slots[i] - 1];
+    }
     if (r->nprocs == r->capprocs) {
         r->capprocs = r->capprocs ? r->capprocs * 2 : 64;
         r->procs = realloc(r->procs, r->capprocs * sizeof *r->procs);
         if (!r->procs) abort();
     }
+    if ((r->nprocs + 1) * 2 > r->capproc_slots) {
+        r->capproc_slots = r->capproc_slots ? r->capproc_slots * 2 : 128;
+        free(r->proc_slots);
+        if (!(r->proc_slots = calloc(r->capproc_slots, sizeof *r->proc_slots))) abort();
+        for (i = 0; i < r->nprocs; i++) r->proc_slots[proc_slot(r, r->procs[i].pid)] = i + 1;
+    }
+    r->proc_slots[proc_slot(r, pid)] = r->nprocs + 1;
     memset(&r->procs[r->nprocs], 0, sizeof *r->procs);
     r->procs[r->nprocs].pid = pid;
     r->procs[r->nprocs].ppid = -1;
@@ -966,6 +983,7 @@ int pd_cmd_report(int argc, char **argv) {
     rc = pd_session_finish(&s, rc);
     free(sorted);
     free(r.procs);
+    free(r.proc_slots);
     for (i = 0; i < r.n; i++) free(r.v[i].pairs);
     for (i = 0; i < r.nev; i++) free(r.group_name[i]);
     free(r.leader);
