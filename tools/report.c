@@ -443,6 +443,18 @@ static void add_groups(report_ctx *r, perfdata_view sec, int big) {
                             "takes at most %d)\n", g.nr_members, PD_GROUP_VIEW_MAX);
             continue;
         }
+        if (r->members[g.leader_idx] != g.nr_members || r->leader[g.leader_idx] != (long)g.leader_idx) {
+            /* a row links into one group only: a group that shares an event
+               with an earlier one (perf refuses such a GROUP_DESC) is reported
+               event by event, so that the view's rows stay as many as the
+               events' */
+            for (m = 0; m < g.nr_members && r->leader[g.leader_idx + m] < 0; m++) {}
+            if (m < g.nr_members) {
+                fprintf(stderr, "perfdata report: a group of events %u-%u overlaps an earlier group: it is reported "
+                                "event by event\n", g.leader_idx, g.leader_idx + g.nr_members - 1);
+                continue;
+            }
+        }
         r->members[g.leader_idx] = g.nr_members;
         for (m = 0; m < g.nr_members; m++) r->leader[g.leader_idx + m] = (long)g.leader_idx;
         free(r->group_name[g.leader_idx]);
