@@ -21,8 +21,8 @@
 
 /* --- the seed ----------------------------------------------------------- */
 
-static uint64_t seed[2];
-static int seeded;
+uint64_t pd_hash_key[2];
+int pd_hash_keyed;
 
 static uint64_t splitmix64(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
@@ -62,23 +62,23 @@ static int fill_random(unsigned char *buf, size_t n) {
     return got == n ? 0 : -1;
 }
 
-static void make_seed(void) {
+void pd_hash_make_key(void) {
     unsigned char b[16];
     uint64_t s = 0;
     size_t i;
     if (fill_random(b, sizeof b) == 0) {
         for (i = 0; i < 8; i++) s = s << 8 | b[i];
-        seed[0] = s;
+        pd_hash_key[0] = s;
         for (s = 0; i < 16; i++) s = s << 8 | b[i];
-        seed[1] = s;
+        pd_hash_key[1] = s;
     } else { /* no randomness to be had: what differs between runs */
         int local = 0;
         s = (uint64_t)time(NULL) ^ (uint64_t)clock() << 32 ^ (uint64_t)getpid() << 16 ^ (uint64_t)(uintptr_t)&local ^
-            (uint64_t)(uintptr_t)&seeded << 12;
-        seed[0] = splitmix64(&s);
-        seed[1] = splitmix64(&s);
+            (uint64_t)(uintptr_t)&pd_hash_keyed << 12;
+        pd_hash_key[0] = splitmix64(&s);
+        pd_hash_key[1] = splitmix64(&s);
     }
-    seeded = 1;
+    pd_hash_keyed = 1;
 }
 
 /* --- the hashes --------------------------------------------------------- */
@@ -96,13 +96,13 @@ uint64_t pd_hash_bytes(const void *p, size_t n) {
     const unsigned char *b = (const unsigned char *)p;
     uint64_t v0, v1, v2, v3, m, last = (uint64_t)n << 56;
     size_t i, k, blocks = n / 8;
-    if (!seeded) make_seed();
-    v0 = 0x736f6d6570736575ull ^ seed[0];
-    v1 = 0x646f72616e646f6dull ^ seed[1];
-    v2 = 0x6c7967656e657261ull ^ seed[0];
-    v3 = 0x7465646279746573ull ^ seed[1];
+    if (!pd_hash_keyed) pd_hash_make_key();
+    v0 = 0x736f6d6570736575ull ^ pd_hash_key[0];
+    v1 = 0x646f72616e646f6dull ^ pd_hash_key[1];
+    v2 = 0x6c7967656e657261ull ^ pd_hash_key[0];
+    v3 = 0x7465646279746573ull ^ pd_hash_key[1];
     for (i = 0; i < blocks; i++, b += 8) {
-        for (m = 0, k = 8; k-- > 0;) m = m << 8 | b[k];
+        memcpy(&m, b, 8); /* in the host's order: a hash need not agree between hosts */
         v3 ^= m;
         PD_SIPROUND;
         v0 ^= m;
@@ -116,16 +116,6 @@ uint64_t pd_hash_bytes(const void *p, size_t n) {
     PD_SIPROUND;
     PD_SIPROUND;
     return v0 ^ v1 ^ v2 ^ v3;
-}
-
-uint64_t pd_hash_u64(uint64_t x) {
-    if (!seeded) make_seed();
-    x ^= seed[0];
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    return x ^ (x >> 33);
 }
 
 /* --- the string table --------------------------------------------------- */

@@ -23,11 +23,26 @@ typedef struct pd_intern {
     size_t n, cap;
 } pd_intern;
 
+/* The process's seed, drawn on first use (pd_hash_make_key). */
+extern uint64_t pd_hash_key[2];
+extern int pd_hash_keyed;
+void pd_hash_make_key(void);
+
 /* SipHash-1-3 of n bytes under the process's seed. */
 uint64_t pd_hash_bytes(const void *p, size_t n);
+
 /* An integer (or pointer) key: the seed, then murmur3's fmix64 finaliser,
-   so every bit of x reaches every bit of the result. */
-uint64_t pd_hash_u64(uint64_t x);
+   so every bit of x reaches every bit of the result. Inline: the tools
+   hash a few integers per sample. */
+static inline uint64_t pd_hash_u64(uint64_t x) {
+    if (!pd_hash_keyed) pd_hash_make_key();
+    x ^= pd_hash_key[0];
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
 /* The one copy of the n bytes at s (a NUL is added; the text stops at an
    embedded NUL, as C strings do). Aborts when out of memory. */
 const char *pd_intern_n(pd_intern *t, const char *s, size_t n);

@@ -432,14 +432,6 @@ const pd_map_entry *pd_state_find_map(pd_state *st, pd_thread *t, unsigned cpumo
     return NULL;
 }
 
-void pd_state_stamp(const pd_state *st, const pd_thread *t, unsigned cpumode, uint64_t stamp[2]) {
-    int user = cpumode == PERFDATA_MISC_USER || cpumode == PERFDATA_MISC_GUEST_USER || cpumode == PERFDATA_MISC_CPUMODE_UNKNOWN;
-    int kernel = cpumode == PERFDATA_MISC_KERNEL || cpumode == PERFDATA_MISC_GUEST_KERNEL ||
-                 cpumode == PERFDATA_MISC_CPUMODE_UNKNOWN;
-    stamp[0] = user && t && t->maps ? t->maps->gen : 0;
-    stamp[1] = kernel ? st->kernel.gen : 0;
-}
-
 /* --- records ------------------------------------------------------------- */
 
 static void on_mmap(pd_state *st, perfdata_file *f, const perfdata_record *rec) {

@@ -83,8 +83,15 @@ const pd_map_entry *pd_state_find_map(pd_state *st, pd_thread *t, unsigned cpumo
    (unregistrations are not followed). */
 const pd_state_ksym *pd_state_find_ksym(pd_state *st, uint64_t ip);
 /* What pd_state_find_map and pd_state_find_ksym read for (t, cpumode):
-   while both numbers stay the same, so do their answers for any ip. */
-void pd_state_stamp(const pd_state *st, const pd_thread *t, unsigned cpumode, uint64_t stamp[2]);
+   while both numbers stay the same, so do their answers for any ip.
+   Inline: a cache of lookups asks for every sample. */
+static inline void pd_state_stamp(const pd_state *st, const pd_thread *t, unsigned cpumode, uint64_t stamp[2]) {
+    int user = cpumode == PERFDATA_MISC_USER || cpumode == PERFDATA_MISC_GUEST_USER || cpumode == PERFDATA_MISC_CPUMODE_UNKNOWN;
+    int kernel = cpumode == PERFDATA_MISC_KERNEL || cpumode == PERFDATA_MISC_GUEST_KERNEL ||
+                 cpumode == PERFDATA_MISC_CPUMODE_UNKNOWN;
+    stamp[0] = user && t && t->maps ? t->maps->gen : 0;
+    stamp[1] = kernel ? st->kernel.gen : 0;
+}
 const char *pd_state_intern(pd_state *st, const char *s, size_t n);
 /* The thread's command as perf names it: its COMM, "swapper" for the idle
    thread (tid 0), else ":TID". Interned. */

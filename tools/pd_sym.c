@@ -371,9 +371,13 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
     m = out->guest ? NULL : pd_state_find_map(st, t, cpumode, ip);
     if (!m) {
         const pd_state_ksym *k = out->kernel && !out->guest ? pd_state_find_ksym(st, ip) : NULL;
-        out->dso = pd_intern_str(&s->names, "[unknown]");
+        if (!s->unknown_dso) {
+            s->unknown_dso = pd_intern_str(&s->names, "[unknown]");
+            s->bpf_dso = pd_intern_str(&s->names, "[bpf_prog]");
+        }
+        out->dso = s->unknown_dso;
         if (k) {
-            out->dso = pd_intern_str(&s->names, "[bpf_prog]");
+            out->dso = s->bpf_dso;
             out->mapped = 1;
             out->sym = k->name;
             out->sym_start = k->addr;
