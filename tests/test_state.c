@@ -8,11 +8,12 @@
         -fsanitize=address,undefined -I. -Itools tests/test_state.c \
         -o build/test/test_state && build/test/test_state
 
-   The oracle for the maps is the insertion this structure replaced, kept
-   here as a sorted array (ref_insert): every insert of random sequences,
+   The oracle for the maps is a sorted array with the same rules
+   (ref_insert: a map cuts back or removes what it overlaps, the parts
+   above keep their file offsets): every insert of random sequences,
    overlaps of every kind included, must leave the same maps, pgoffs and
-   lookups. The kernel symbols' oracle is the linear search it replaced
-   (the first recorded that covers an address). Leaks and reference counts
+   lookups. The kernel symbols' oracle is a linear search for the first
+   recorded that covers an address. Leaks and reference counts
    are checked by LeakSanitizer and valgrind, and by the count of every
    node's references after the children are gone. */
 #define PERFDATA_IMPLEMENTATION
@@ -50,7 +51,7 @@ static void ref_copy(ref_maps *to, const ref_maps *from) {
     for (i = 0; i < from->n; i++) ref_push(to, &from->v[i]);
 }
 
-/* The array insertion the treap replaced, step for step. */
+/* A new map in a sorted array: what it overlaps cut back or removed. */
 static void ref_insert(ref_maps *m, const pd_map_entry *e) {
     ref_maps out = {NULL, 0, 0};
     size_t i;
@@ -161,7 +162,7 @@ static int same_lookups(const pd_maps *m, const ref_maps *r) {
 
 /* --- the maps ------------------------------------------------------------ */
 
-TEST(insert_cuts_as_before) {
+TEST(insert_cuts_what_it_overlaps) {
     pd_state st;
     pd_maps *m;
     pd_map_entry e;
@@ -204,7 +205,7 @@ TEST(insert_cuts_as_before) {
     pd_state_free(&st);
 }
 
-TEST(insert_matches_the_array_it_replaced) {
+TEST(insert_matches_a_sorted_array) {
     int round;
     for (round = 0; round < 60; round++) {
         pd_state st;
@@ -580,8 +581,8 @@ TEST(intern_is_exact) {
 
 int main(int argc, char **argv) {
     test_filter(argc, argv);
-    RUN_TEST(insert_cuts_as_before);
-    RUN_TEST(insert_matches_the_array_it_replaced);
+    RUN_TEST(insert_cuts_what_it_overlaps);
+    RUN_TEST(insert_matches_a_sorted_array);
     RUN_TEST(depth_stays_logarithmic);
     RUN_TEST(fork_shares_and_children_change_alone);
     RUN_TEST(fork_storm_costs_paths);

@@ -234,7 +234,7 @@ static const pd_map_entry *maps_find(const pd_maps *m, uint64_t ip) {
 /* --- kernel symbols ------------------------------------------------------ */
 
 /* A KSYMBOL takes the addresses of its range that no earlier one holds
-   (the first recorded wins, as the linear search this replaces did): the
+   (the first recorded wins where ranges overlap): the
    gaps that the union of the earlier ranges leaves in it. The union's runs
    that the new range meets merge into one, so each KSYMBOL adds O(1) runs
    and ranges, amortized, each in O(log n). */

@@ -37,9 +37,9 @@ def plain(sample_type=PLAIN, **kw):
 def fork_storm(maps=10000, children=4000):
     """One process maps `maps` objects; it forks `children` processes; each
     child maps one object over the middle of one of its parent's, and is
-    sampled in it and in an inherited map. A fork that copies the parent's
-    maps costs maps x children (the 4 MB of a 1 MB file's worth, times
-    thousands); shared, each child costs the path its one change copies."""
+    sampled in it and in an inherited map. Forks that copy the parent's
+    maps cost maps x children; shared, each child costs the path its one
+    change copies."""
     p = plain()
     parent = 100
     p.comm(parent, parent, b'parent')
@@ -60,8 +60,8 @@ def fork_storm(maps=10000, children=4000):
 
 
 def mmap_storm(ordered=16000, overlapping=4000, samples=1000):
-    """One process: `ordered` disjoint maps at falling addresses (each went
-    to the front of a sorted array, one element at a time), then
+    """One process: `ordered` disjoint maps at falling addresses (each goes
+    to the front of a sorted array, past every map there), then
     `overlapping` maps each over parts of three (cut at both ends) among
     the lowest, then samples over the whole range."""
     p = plain()
@@ -154,7 +154,8 @@ def group_overlap(events=200, samples=28000):
 def remap():
     """A process maps /x/old at 0x400000 and is sampled there; an MMAP of
     /x/new replaces it and the same address is sampled again: the second
-    sample is in /x/new (collapse cached the first frame by address)."""
+    sample is in /x/new, though a cache of frames by address space holds
+    the first."""
     p = Perf([Attr(sample_type=PLAIN | SAMPLE_TIME, flags=FLAGS | FLAG_SAMPLE_ID_ALL)])
     p.comm(50, 50, b'remap', time=1)
     p.mmap(50, 50, 0x400000, 0x10000, 0, b'/x/old', time=2)
