@@ -202,16 +202,18 @@ static void maps_insert(pd_state *st, pd_maps *m, const pd_map_entry *e) {
     last = rightmost(below);
     if (last && last->e.end > e->start) {
         pd_map_node *l;
-        split(below, last->e.start, 0, &below, &l); /* l: that map alone */
-        l = node_own(l);
-        if (l->e.end > e->end) {
-            pd_map_entry r = l->e;
-            r.pgoff += e->end - r.start;
-            r.start = e->end;
-            piece = node_new(st, &r);
+        split(below, last->e.start, 0, &below, &l); /* l: that map alone (never NULL) */
+        if (l) {
+            l = node_own(l);
+            if (l->e.end > e->end) {
+                pd_map_entry r = l->e;
+                r.pgoff += e->end - r.start;
+                r.start = e->end;
+                piece = node_new(st, &r);
+            }
+            l->e.end = e->start;
+            below = merge(below, l);
         }
-        l->e.end = e->start;
-        below = merge(below, l);
     }
     /* the maps starting inside the new one go; the last may reach past it */
     split(rest, e->end, 0, &cut, &above);
