@@ -65,6 +65,8 @@ count "feature decoders (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpe
 count "event names as perf 6.1 builds them" sh -c "$CC $WARN -g $SAN -I. tests/test_names.c -o $B/test_names && $B/test_names \$(find tests/data -name '*.data' -type f | sort) \$( [ -d $CORPUS/recorded ] && find $CORPUS/recorded -name '*.data' -type f | sort)"
 count "reorder window: grown on demand = sized by the hint" sh -c "$CC $WARN -g -O1 $SAN -I. tests/test_order.c -o $B/test_order && $B/test_order \$(find tests/data -name '*.data' -type f | sort) \$( [ -d $CORPUS/recorded ] && find $CORPUS/recorded -name '*.data' -type f | sort)"
 count "ELF resolver (gcc and clang, ASan+UBSan; C++)" sh tests/test_elf.sh
+count "process state: persistent maps, kernel symbols, keyed hashes (C, ASan+UBSan)" sh -c "$CC $WARN -D_GNU_SOURCE -g $SAN -I. -Itools tests/test_state.c -o $B/test_state && $B/test_state"
+count "process state (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -D_GNU_SOURCE -g -I. -Itools tests/test_state.c -o $B/test_state_cxx && $B/test_state_cxx"
 count "ABI constants vs <linux/perf_event.h>" sh -c "$CC $WARN -I. tests/test_abi_constants.c -o $B/test_abi && $B/test_abi"
 
 # hostile input: truncations, flips and hostile size/count fields, fully
@@ -76,6 +78,7 @@ else
     skip "mutation sweep over corpus files under 64 KiB (ASan+UBSan)" "$CORPUS not found"
 fi
 
+count "crafted worst cases for the process state and hashes: 10 s, 1 s of CPU, 256 MB each (release build)" python3 tests/state_limits.py build/perfdata
 count "fuzz targets replay their corpora and tests/hostile (ASan+UBSan)" make -s fuzz-replay
 count "hostile filesystem: devices, FIFOs, sockets and .. in recorded paths, --threads dirs, --csv outputs (ASan build)" python3 tests/hostile_fs.py build/asan/perfdata
 count "hostile names: no comm, file, symbol or event name forges output structure (ASan build)" python3 tests/hostile_text.py build/asan/perfdata
@@ -117,8 +120,10 @@ else
 fi
 if command -v valgrind >/dev/null 2>&1; then
     count "valgrind memcheck over the tools on tests/data" sh tests/valgrind.sh build/perfdata
+    count "valgrind memcheck over the process-state tests (reference counts, leaks)" sh -c "$CC $WARN -D_GNU_SOURCE -g -O1 -I. -Itools tests/test_state.c -o $B/test_state_vg && valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite $B/test_state_vg"
 else
     skip "valgrind memcheck over the tools on tests/data" "not installed"
+    skip "valgrind memcheck over the process-state tests (reference counts, leaks)" "not installed"
 fi
 if command -v clang >/dev/null 2>&1 && echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' | clang -x c -fsanitize=fuzzer - -o $B/has_libfuzzer 2>/dev/null; then
     count "fuzz smoke: every libFuzzer target for ${FUZZ_SMOKE_SECONDS:-15} s" make -s fuzz FUZZ_SECONDS=${FUZZ_SMOKE_SECONDS:-15}

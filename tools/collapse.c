@@ -22,16 +22,23 @@
 typedef struct stack_count { const char **frames; size_t n; uint64_t hash, count; } stack_count;
 
 /* Callchains repeat the same addresses over and over: a direct-mapped
-   cache of frames (keyed by address space, cpu mode and ip) saves the map,
-   ELF and kallsyms lookups and the tidying; `text` is interned. */
-#define FRAME_CACHE_SIZE 65536
+   cache of frames (keyed by the state of the address space, cpu mode and
+   ip) saves the map, ELF and kallsyms lookups and the tidying; `text` is
+   interned. The state is pd_state_stamp's: a frame found before an MMAP
+   that changed its process's maps is looked up anew. */
+#define FRAME_CACHE_SIZE 65536     /* 1 << 16: cached_frame takes 16 bits */
+typedef struct frame_space {
+    uint64_t stamp[2];           /* pd_state_stamp */
+    unsigned cpumode;
+    uint64_t hash;               /* of the three */
+} frame_space;
 /* perf script resolves at most this many entries of a call chain, the
    innermost (scripting_max_stack, PERF_MAX_STACK_DEPTH); context markers
    do not count */
 #define PD_MAX_STACK 127
 typedef struct frame_cache {
     uint64_t ip;
-    uintptr_t space;             /* the address space (maps, or NULL for the kernel) | cpumode */
+    frame_space space;
     const char *text;            /* NULL: an empty entry */
 } frame_cache;
 
@@ -55,6 +62,7 @@ typedef struct collapse_ctx {
     const char **key;            /* the stack being built */
     size_t capkey;
     frame_cache *cache;
+    uint64_t key_seed;           /* keys the caches' slots (the hash seed's second half) */
     uint64_t dwarf_samples;      /* samples with a user stack dump not unwound */
     /* root text by (interned comm, pid): snprintf and tidying once each */
     struct { const char *comm, *root; int32_t pid; } roots[256];
@@ -77,11 +85,18 @@ static void *alloc(size_t n, size_t size) {
 /* The one copy of a text. */
 static const char *intern(collapse_ctx *c, const char *text) { return pd_intern_str(&c->strings, text); }
 
+/* The frames are interned: their pointers are the stack's identity. A
+   multiply-xor chain from a keyed start (so that which stacks collide
+   depends on the seed), finished by the keyed mix (so that the bucket
+   bits depend on every bit): a sample's worth of SipHash would cost more
+   than the rest of its folding. */
 static uint64_t hash_frames(const char *const *f, size_t n) {
-    uint64_t h = n;
+    uint64_t h;
     size_t i;
+    if (!pd_hash_keyed) pd_hash_make_key();
+    h = pd_hash_key[1] ^ n;
     for (i = 0; i < n; i++) h = (h ^ (uint64_t)(uintptr_t)f[i]) * 0x9E3779B97F4A7C15ull;
-    return h ^ (h >> 29);
+    return pd_hash_u64(h);
 }
 
 static void table_add(collapse_ctx *c, const char **frames, size_t n, uint64_t count) {
@@ -190,15 +205,25 @@ static const char *frame_text(collapse_ctx *c, pd_thread *t, unsigned cpumode, u
     return tidy_frame(c, func, c->annotate_kernel && kernel ? "_[k]" : "");
 }
 
-static const char *cached_frame(collapse_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip) {
-    const void *maps = (cpumode == PERFDATA_MISC_KERNEL || cpumode == PERFDATA_MISC_GUEST_KERNEL) ? NULL : t->maps;
-    uintptr_t space = (uintptr_t)maps | cpumode; /* pd_maps is aligned: its low 3 bits are free */
-    uint64_t h = (ip ^ (uint64_t)space * 0x9E3779B97F4A7C15ull) * 0x9E3779B97F4A7C15ull;
-    frame_cache *e = &c->cache[(h >> 40) & (FRAME_CACHE_SIZE - 1)];
-    if (e->text && e->ip == ip && e->space == space) return e->text;
-    e->text = frame_text(c, t, cpumode, ip);
+/* The space's part of a frame's slot: its stamps, cpu mode and the seed
+   (the cache is keyed by the seed's second half; cached_frame mixes). */
+static inline void space_of(collapse_ctx *c, pd_thread *t, unsigned cpumode, frame_space *sp) {
+    pd_state_stamp(&c->st, t, cpumode, sp->stamp);
+    sp->cpumode = cpumode;
+    sp->hash = c->key_seed ^ sp->stamp[0] << 24 ^ sp->stamp[1] << 44 ^ cpumode;
+}
+
+/* The slot: the top bits of a product, which every bit of ip reaches, of
+   ip and the keyed hash of its space. A cache, not a table: a collision
+   costs one lookup again, so the full mix is not worth its time per frame. */
+static const char *cached_frame(collapse_ctx *c, pd_thread *t, const frame_space *sp, uint64_t ip) {
+    frame_cache *e = &c->cache[((ip ^ sp->hash) * 0x9E3779B97F4A7C15ull) >> (64 - 16)];
+    if (e->text && e->ip == ip && e->space.stamp[0] == sp->stamp[0] && e->space.stamp[1] == sp->stamp[1] &&
+        e->space.cpumode == sp->cpumode)
+        return e->text;
+    e->text = frame_text(c, t, sp->cpumode, ip);
     e->ip = ip;
-    e->space = space;
+    e->space = *sp;
     return e->text;
 }
 
@@ -210,7 +235,9 @@ static const char *root_text(collapse_ctx *c, const char *comm, int32_t pid, int
     size_t slot, k, n;
     if (!c->with_pid) pid = 0;
     else if (tid == 0) pid = -1; /* "comm-?" (cached apart from pid 0) */
-    slot = (size_t)((((uint64_t)(uintptr_t)comm >> 4) ^ (uint64_t)(uint32_t)pid) * 0x9E3779B97F4A7C15ull >> 56);
+    /* a cache, as the frames': the top bits of a keyed product */
+    slot = (size_t)((((uint64_t)(uintptr_t)comm ^ c->key_seed) * 0x9E3779B97F4A7C15ull ^ (uint32_t)pid) *
+                    0xC2B2AE3D27D4EB4Full >> 56);
     if (c->roots[slot].comm == comm && c->roots[slot].pid == pid && c->roots[slot].root) return c->roots[slot].root;
     n = strlen(comm);
     reserve(c, n + 16);
@@ -233,17 +260,23 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
     pd_thread *t = pd_state_thread(&c->st, (int32_t)s->pid, (int32_t)s->tid);
     unsigned cpumode = rec->misc & PERFDATA_MISC_CPUMODE_MASK;
     size_t nf, i, depth;
+    frame_space sp;
     const char *comm = pd_state_comm(&c->st, t);
     size_t nr = (s->sample_type & PERFDATA_SAMPLE_CALLCHAIN) ? s->callchain.count : 0;
     if (nr + 2 > c->capkey) {
         c->capkey = (nr + 2) * 2;
         c->key = grow((void *)c->key, c->capkey, sizeof *c->key);
     }
-    if (!c->cache && !(c->cache = calloc(FRAME_CACHE_SIZE, sizeof *c->cache))) abort();
+    if (!c->cache) {
+        if (!(c->cache = calloc(FRAME_CACHE_SIZE, sizeof *c->cache))) abort();
+        pd_hash_u64(0); /* draws the seed */
+        c->key_seed = pd_hash_key[1];
+    }
     if ((s->sample_type & PERFDATA_SAMPLE_STACK_USER) && s->stack_user.n) c->dwarf_samples++;
     /* frames fill the key from its end, so it reads root first */
     nf = c->capkey;
-    if (!nr) c->key[--nf] = cached_frame(c, t, cpumode, s->ip);
+    space_of(c, t, cpumode, &sp);
+    if (!nr) c->key[--nf] = cached_frame(c, t, &sp, s->ip);
     for (i = 0, depth = 0; i < nr && depth < PD_MAX_STACK; i++) {
         uint64_t ip = perfdata_u64s_at(&s->callchain, i);
         if (ip >= PERFDATA_CONTEXT_MAX) { /* a context marker: the frames after it are in this mode */
@@ -252,9 +285,10 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
             else if (ip == PERFDATA_CONTEXT_GUEST_KERNEL) cpumode = PERFDATA_MISC_GUEST_KERNEL;
             else if (ip == PERFDATA_CONTEXT_GUEST_USER) cpumode = PERFDATA_MISC_GUEST_USER;
             else if (ip == PERFDATA_CONTEXT_HV) cpumode = PERFDATA_MISC_HYPERVISOR;
+            if (cpumode != sp.cpumode) space_of(c, t, cpumode, &sp);
             continue;
         }
-        c->key[--nf] = cached_frame(c, t, cpumode, ip);
+        c->key[--nf] = cached_frame(c, t, &sp, ip);
         depth++;
     }
     c->key[--nf] = root_text(c, comm, (int32_t)s->pid, (int32_t)s->tid);

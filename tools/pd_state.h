@@ -1,9 +1,16 @@
 /* pd_state.h - what perf calls the machine state, rebuilt from the records
    in time order: threads and their command names (COMM, FORK, EXIT), each
-   process's memory maps (MMAP, MMAP2; FORK copies them for a new process;
-   a new mapping replaces what it overlaps), the kernel's maps (pid -1) and
-   BPF/JIT kernel symbols (KSYMBOL). A sample is then attributed to the comm
-   and the map live at its time. */
+   process's memory maps (MMAP, MMAP2; a new process starts with its
+   parent's; a new mapping replaces what it overlaps), the kernel's maps
+   (pid -1) and BPF/JIT kernel symbols (KSYMBOL). A sample is then
+   attributed to the comm and the map live at its time.
+
+   Bounds, whatever the file holds (n: the maps of one address space, or
+   the KSYMBOL records): a thread is found in O(1) (a keyed hash), a map or
+   a kernel symbol in O(log n); an MMAP costs O(log n) time and memory,
+   what it overlaps included; a FORK costs O(1): the child shares its
+   parent's maps, and a change to either copies only the O(log n) nodes on
+   its path (pd_state.c). */
 #ifndef PD_STATE_H
 #define PD_STATE_H
 
@@ -22,10 +29,14 @@ typedef struct pd_map_entry {
     int kernel;                /* one of the kernel's maps (the kernel, a module) */
 } pd_map_entry;
 
-typedef struct pd_maps {       /* sorted by start, non-overlapping */
-    pd_map_entry *v;
-    size_t n, cap;
-    int refs;
+typedef struct pd_map_node pd_map_node; /* private to pd_state.c */
+
+/* An address space: its maps sorted by start, non-overlapping (read them
+   with pd_maps_count and pd_maps_at). */
+typedef struct pd_maps {
+    pd_map_node *root;
+    size_t refs;               /* the threads that share it */
+    uint64_t gen;              /* changes with every change; never reused */
 } pd_maps;
 
 /* A thread's command as perf keeps it (struct comm): the first COMM of a
@@ -48,13 +59,17 @@ typedef struct pd_thread {
 typedef struct pd_state_ksym { uint64_t addr, len; const char *name; } pd_state_ksym;
 
 typedef struct pd_state {
-    pd_thread *threads;        /* open addressing on tid */
+    pd_thread *threads;        /* open addressing on the tid's keyed hash */
     size_t nthreads, cap;
     pd_maps kernel;
-    pd_state_ksym *ksyms;
+    pd_state_ksym *ksyms;      /* every KSYMBOL that covers an address, in record order */
     size_t nksyms, capksyms;
+    pd_map_node *ksym_owner;   /* disjoint ranges, each the ksym that holds it (pgoff: its index) */
+    pd_map_node *ksym_union;   /* the union of the ksyms' ranges, as disjoint runs */
     pd_intern strings;         /* every name: equal names are one pointer */
     pd_comm *cells;
+    uint64_t gen;              /* the last pd_maps.gen given */
+    uint64_t prng;             /* the tree nodes' priorities */
 } pd_state;
 
 void pd_state_init(pd_state *st);
@@ -64,12 +79,29 @@ void pd_state_update(pd_state *st, perfdata_file *f, const perfdata_record *rec)
 pd_thread *pd_state_thread(pd_state *st, int32_t pid, int32_t tid);
 /* The map containing ip for a sample of this cpumode (misc & 7), or NULL. */
 const pd_map_entry *pd_state_find_map(pd_state *st, pd_thread *t, unsigned cpumode, uint64_t ip);
+/* The KSYMBOL holding ip: of those that cover it, the first recorded
+   (unregistrations are not followed). */
 const pd_state_ksym *pd_state_find_ksym(pd_state *st, uint64_t ip);
+/* What pd_state_find_map and pd_state_find_ksym read for (t, cpumode):
+   while both numbers stay the same, so do their answers for any ip.
+   Inline: a cache of lookups asks for every sample. */
+static inline void pd_state_stamp(const pd_state *st, const pd_thread *t, unsigned cpumode, uint64_t stamp[2]) {
+    int user = cpumode == PERFDATA_MISC_USER || cpumode == PERFDATA_MISC_GUEST_USER || cpumode == PERFDATA_MISC_CPUMODE_UNKNOWN;
+    int kernel = cpumode == PERFDATA_MISC_KERNEL || cpumode == PERFDATA_MISC_GUEST_KERNEL ||
+                 cpumode == PERFDATA_MISC_CPUMODE_UNKNOWN;
+    stamp[0] = user && t && t->maps ? t->maps->gen : 0;
+    stamp[1] = kernel ? st->kernel.gen : 0;
+}
 const char *pd_state_intern(pd_state *st, const char *s, size_t n);
 /* The thread's command as perf names it: its COMM, "swapper" for the idle
    thread (tid 0), else ":TID". Interned. */
 const char *pd_state_comm(pd_state *st, pd_thread *t);
 /* The thread's current command as perf's struct comm (see pd_comm). */
 pd_comm *pd_state_comm_cell(pd_state *st, pd_thread *t);
+
+/* The maps of an address space in address order: how many, and the i-th
+   (O(log n)), or NULL past the end. */
+size_t pd_maps_count(const pd_maps *m);
+const pd_map_entry *pd_maps_at(const pd_maps *m, size_t i);
 
 #endif

@@ -34,7 +34,7 @@ static const char *intern_view(pd_symbolizer *s, perfdata_view v) {
 }
 
 static size_t bid_slot(const pd_symbolizer *s, const char *name) {
-    size_t mask = s->capbids - 1, i = (size_t)(((uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+    size_t mask = s->capbids - 1, i = (size_t)pd_hash_u64((uintptr_t)name) & mask;
     while (s->bids[i].name && s->bids[i].name != name) i = (i + 1) & mask;
     return i;
 }
@@ -219,7 +219,7 @@ static pd_elf *debug_file_for(pd_elf *elf) {
 /* Where the dso of an interned name sits in dso_slots (2 * capdsos
    slots): its slot, or the empty one it would take. */
 static size_t dso_slot(const pd_symbolizer *s, const char *name) {
-    size_t mask = 2 * s->capdsos - 1, i = (size_t)(((uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+    size_t mask = 2 * s->capdsos - 1, i = (size_t)pd_hash_u64((uintptr_t)name) & mask;
     while (s->dso_slots[i] && s->dsos[s->dso_slots[i] - 1].name != name) i = (i + 1) & mask;
     return i;
 }
@@ -386,9 +386,13 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
     m = out->guest ? NULL : pd_state_find_map(st, t, cpumode, ip);
     if (!m) {
         const pd_state_ksym *k = out->kernel && !out->guest ? pd_state_find_ksym(st, ip) : NULL;
-        out->dso = pd_intern_str(&s->names, "[unknown]");
+        if (!s->unknown_dso) {
+            s->unknown_dso = pd_intern_str(&s->names, "[unknown]");
+            s->bpf_dso = pd_intern_str(&s->names, "[bpf_prog]");
+        }
+        out->dso = s->unknown_dso;
         if (k) {
-            out->dso = pd_intern_str(&s->names, "[bpf_prog]");
+            out->dso = s->bpf_dso;
             out->mapped = 1;
             out->sym = k->name;
             out->sym_start = k->addr;

@@ -25,6 +25,7 @@ typedef struct pd_symbolizer {
     size_t nbids, capbids;          /* open addressing on the interned file name */
     const char *kernel_dso;         /* [kernel.kallsyms], or [kernel.vmlinux] when the
                                        build-id table names a vmlinux */
+    const char *unknown_dso, *bpf_dso; /* [unknown] and [bpf_prog], interned once */
     struct pd_dso *dsos;            /* cache, by mapping name */
     size_t ndsos, capdsos;
     size_t *dso_slots;              /* index + 1 into dsos, open addressing on the name pointer */

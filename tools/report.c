@@ -20,6 +20,10 @@ enum { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM, KEY_MAX };
 
 #define NIL ((size_t)-1)
 #define PD_GROUP_VIEW_MAX 32            /* members of a group shown as one table */
+/* processes.csv's maps column, all processes together: processes share
+   their maps (a fork costs no copy), so the column could otherwise grow
+   as processes x maps from a small file */
+#define PD_CSV_MAPS_MIB 64
 
 /* One row: perf's hist_entry. Rows live in perf's trees, rebuilt here node
    for node (see add), so that they group and order as perf's do even where
@@ -62,8 +66,10 @@ typedef struct report_ctx {
     const char *csv_dir;
     FILE *overview;                 /* --csv: every record in time order */
     uint64_t type_count[128], type_bytes[128];
-    struct proc_row *procs;         /* --csv: one row per process */
+    struct proc_row *procs;         /* --csv: one row per process, in the order first seen */
     size_t nprocs, capprocs;
+    size_t *proc_slots;             /* index + 1 into procs, open addressing on the pid */
+    size_t capproc_slots;
     pd_filter filter;
     struct read_id *read_ids;       /* the last value read per counter id, open addressing */
     size_t nread_ids, capread_ids;
@@ -326,15 +332,30 @@ static void number(report_ctx *r) {
     free(order);
 }
 
+static size_t proc_slot(const report_ctx *r, int32_t pid) {
+    size_t mask = r->capproc_slots - 1, i = (size_t)pd_hash_u64((uint32_t)pid) & mask;
+    while (r->proc_slots[i] && r->procs[r->proc_slots[i] - 1].pid != pid) i = (i + 1) & mask;
+    return i;
+}
+
 static proc_row *proc_of(report_ctx *r, int32_t pid) {
     size_t i;
-    for (i = r->nprocs; i-- > 0;)
-        if (r->procs[i].pid == pid) return &r->procs[i];
+    if (r->capproc_slots) {
+        i = proc_slot(r, pid);
+        if (r->proc_slots[i]) return &r->procs[r->proc_slots[i] - 1];
+    }
     if (r->nprocs == r->capprocs) {
         r->capprocs = r->capprocs ? r->capprocs * 2 : 64;
         r->procs = realloc(r->procs, r->capprocs * sizeof *r->procs);
         if (!r->procs) abort();
     }
+    if ((r->nprocs + 1) * 2 > r->capproc_slots) {
+        r->capproc_slots = r->capproc_slots ? r->capproc_slots * 2 : 128;
+        free(r->proc_slots);
+        if (!(r->proc_slots = calloc(r->capproc_slots, sizeof *r->proc_slots))) abort();
+        for (i = 0; i < r->nprocs; i++) r->proc_slots[proc_slot(r, r->procs[i].pid)] = i + 1;
+    }
+    r->proc_slots[proc_slot(r, pid)] = r->nprocs + 1;
     memset(&r->procs[r->nprocs], 0, sizeof *r->procs);
     r->procs[r->nprocs].pid = pid;
     r->procs[r->nprocs].ppid = -1;
@@ -382,14 +403,14 @@ static uint64_t *read_last(report_ctx *r, uint64_t id) {
         if (!r->read_ids) abort(); /* the tools have no way on without memory */
         for (j = 0; j < oldcap; j++) {
             if (!old[j].used) continue;
-            for (i = (size_t)(old[j].id * 0x9E3779B97F4A7C15ull >> 32) & (r->capread_ids - 1); r->read_ids[i].used;
+            for (i = (size_t)pd_hash_u64(old[j].id) & (r->capread_ids - 1); r->read_ids[i].used;
                  i = (i + 1) & (r->capread_ids - 1)) {}
             r->read_ids[i] = old[j];
         }
         free(old);
     }
     mask = r->capread_ids - 1;
-    for (i = (size_t)(id * 0x9E3779B97F4A7C15ull >> 32) & mask; r->read_ids[i].used; i = (i + 1) & mask)
+    for (i = (size_t)pd_hash_u64(id) & mask; r->read_ids[i].used; i = (i + 1) & mask)
         if (r->read_ids[i].id == id) return &r->read_ids[i].last;
     r->read_ids[i].used = 1;
     r->read_ids[i].id = id;
@@ -413,6 +434,18 @@ static void add_groups(report_ctx *r, perfdata_view sec, int big) {
             fprintf(stderr, "perfdata report: a group of %u events is reported event by event (the group view "
                             "takes at most %d)\n", g.nr_members, PD_GROUP_VIEW_MAX);
             continue;
+        }
+        if (r->members[g.leader_idx] != g.nr_members || r->leader[g.leader_idx] != (long)g.leader_idx) {
+            /* a row links into one group only: a group that shares an event
+               with an earlier one (perf refuses such a GROUP_DESC) is reported
+               event by event, so that the view's rows stay as many as the
+               events' */
+            for (m = 0; m < g.nr_members && r->leader[g.leader_idx + m] < 0; m++) {}
+            if (m < g.nr_members) {
+                fprintf(stderr, "perfdata report: a group of events %u-%u overlaps an earlier group: it is reported "
+                                "event by event\n", g.leader_idx, g.leader_idx + g.nr_members - 1);
+                continue;
+            }
         }
         r->members[g.leader_idx] = g.nr_members;
         for (m = 0; m < g.nr_members; m++) r->leader[g.leader_idx + m] = (long)g.leader_idx;
@@ -765,13 +798,20 @@ static FILE *csv_open(const char *dir, const char *name) {
    ';'. A ';' in a name is written \x3b (as pd_text writes control
    characters), so the cell splits on ';' into the maps and nothing else;
    pd_put_csv then escapes control characters and quotes the cell. The
-   text is built in *buf (grown as needed). */
-static const char *map_list(char **buf, size_t *cap, const pd_maps *maps) {
-    size_t j, at = 0;
-    for (j = 0; maps && j < maps->n; j++) {
-        const pd_map_entry *m = &maps->v[j];
+   text is built in *buf (grown as needed). Processes share their maps, so
+   a small file can hold processes x maps entries: the column holds *room
+   bytes in all, and a process whose maps do not fit is counted in *cut. */
+static const char *map_list(char **buf, size_t *cap, const pd_maps *maps, size_t *room, size_t *cut) {
+    size_t j, at = 0, n = pd_maps_count(maps);
+    for (j = 0; j < n; j++) {
+        const pd_map_entry *m = pd_maps_at(maps, j);
         const char *c;
-        size_t need = at + 3 * 17 + 4 * strlen(m->name) + 1;
+        size_t len = 3 * 17 + 4 * strlen(m->name) + 1, need = at + len;
+        if (len > *room) {
+            (*cut)++;
+            break;
+        }
+        *room -= len;
         if (need > *cap) {
             *cap = need * 2;
             if (!(*buf = realloc(*buf, *cap))) abort(); /* the tools have no way on without memory */
@@ -792,7 +832,7 @@ static const char *map_list(char **buf, size_t *cap, const pd_maps *maps) {
    text from the file goes through pd_put_csv. */
 static int csv_write(report_ctx *r, entry **sorted, size_t n) {
     FILE *fp;
-    size_t i, cap = 0;
+    size_t i, cap = 0, room = (size_t)PD_CSV_MAPS_MIB << 20, cut = 0;
     char *list = NULL;
     if (!(fp = csv_open(r->csv_dir, "stat.csv"))) return 1;
     fprintf(fp, "type,name,count,bytes\n");
@@ -810,10 +850,15 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
         pd_put_csv(fp, t->comm ? t->comm : "");
         fprintf(fp, ",%llu,%llu,%llu,%llu,", (unsigned long long)p->fork_time, (unsigned long long)p->exit_time,
                 (unsigned long long)p->samples, (unsigned long long)p->period);
-        pd_put_csv(fp, map_list(&list, &cap, t->maps));
+        pd_put_csv(fp, map_list(&list, &cap, t->maps, &room, &cut));
         fputc('\n', fp);
     }
     free(list);
+    if (cut) {
+        fprintf(stderr, "perfdata report: processes.csv: the maps of %zu processes are cut short (the maps column "
+                        "holds at most %d MiB in all)\n", cut, PD_CSV_MAPS_MIB);
+        r->s->partial = 1;
+    }
     if (csv_close(fp, r->csv_dir, "processes.csv")) return 1;
     if (!(fp = csv_open(r->csv_dir, "results.csv"))) return 1;
     fprintf(fp, "event,function,source_file,shared_object,samples,period,percent\n");
@@ -979,6 +1024,7 @@ int pd_cmd_report(int argc, char **argv) {
     rc = pd_session_finish(&s, rc);
     free(sorted);
     free(r.procs);
+    free(r.proc_slots);
     for (i = 0; i < r.n; i++) free(r.v[i].pairs);
     for (i = 0; i < r.nev; i++) free(r.group_name[i]);
     free(r.leader);

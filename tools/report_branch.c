@@ -68,6 +68,8 @@ typedef struct brow {
     uint64_t count;
     char *key;                      /* the row's identity, see row_key */
     size_t keylen;
+    size_t seq;                     /* rows made before it: the last tie-break of the output
+                                       order, which the table's (keyed) order must not decide */
 } brow;
 
 typedef struct bctx {
@@ -130,20 +132,13 @@ static void row_key(bctx *b, const brow *r) {
     }
 }
 
-static uint64_t hash_bytes(const char *p, size_t n) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    size_t i;
-    for (i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
-    return h ^ (h >> 31);
-}
-
 static void table_grow(bctx *b) {
     size_t cap = b->cap ? b->cap * 2 : 1024, i, s;
     brow *t = calloc(cap, sizeof *t);
     if (!t) abort();
     for (i = 0; i < b->cap; i++) {
         if (!b->rows[i].key) continue;
-        for (s = hash_bytes(b->rows[i].key, b->rows[i].keylen) & (cap - 1); t[s].key; s = (s + 1) & (cap - 1)) {}
+        for (s = (size_t)pd_hash_bytes(b->rows[i].key, b->rows[i].keylen) & (cap - 1); t[s].key; s = (s + 1) & (cap - 1)) {}
         t[s] = b->rows[i];
     }
     free(b->rows);
@@ -155,13 +150,14 @@ static void add(bctx *b, const brow *r) {
     size_t s;
     if ((b->n + 1) * 2 > b->cap) table_grow(b);
     row_key(b, r);
-    for (s = hash_bytes(b->kbuf, b->klen) & (b->cap - 1); b->rows[s].key; s = (s + 1) & (b->cap - 1))
+    for (s = (size_t)pd_hash_bytes(b->kbuf, b->klen) & (b->cap - 1); b->rows[s].key; s = (s + 1) & (b->cap - 1))
         if (b->rows[s].keylen == b->klen && !memcmp(b->rows[s].key, b->kbuf, b->klen)) {
             b->rows[s].count++;
             return;
         }
     b->rows[s] = *r;
     b->rows[s].count = 1;
+    b->rows[s].seq = b->n;
     b->rows[s].key = malloc(b->klen);
     if (!b->rows[s].key) abort();
     memcpy(b->rows[s].key, b->kbuf, b->klen);
@@ -292,6 +288,7 @@ static int by_overhead(const void *a, const void *b) {
         case BK_CYCLES: c = (int64_t)x->cycles - (int64_t)y->cycles; break;
         }
     }
+    if (!c) return x->seq < y->seq ? -1 : x->seq > y->seq;
     return c > 0 ? -1 : c < 0 ? 1 : 0;
 }
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # `make test-cross`: the test suite on other hosts. Part 1, the unit tests
 # (test_core.c, test_features.c, test_names.c, test_order.c, the zstd
-# decoder's test_zstd.c --unit and over the compressed fixtures, and the ELF
-# resolver's test_elf.c), built for
+# decoder's test_zstd.c --unit and over the compressed fixtures, the ELF
+# resolver's test_elf.c and the process state's test_state.c), built for
 #   s390x  (64-bit big-endian)  s390x-linux-gnu-gcc -static, run by qemu-s390x;
 #          again with gcc -fsanitize=undefined (full runtime, dynamic, -L sysroot)
 #   mips   (32-bit big-endian, traps on misaligned loads) mips-linux-gnu-gcc
@@ -29,7 +29,7 @@ W="-std=c99 -Wall -Wextra -Wpedantic -Werror -Wno-dangling-pointer -g"
 I386="gcc -m32 -msse2 -mfpmath=sse -isystem /usr/include/x86_64-linux-gnu"
 UBSAN="-fsanitize=undefined -fno-sanitize-recover=all"
 ASAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-TESTS="test_core test_features test_names test_order test_zstd test_elf"
+TESTS="test_core test_features test_names test_order test_zstd test_elf test_state"
 FIXTURES=$(find tests/data -name '*.data' -type f | sort | tr '\n' ' ')
 # arguments of each unit test binary (test_zstd's file lives in zstd/)
 args_of() {
@@ -43,6 +43,7 @@ extra_of() {
     case $1 in
     test_zstd) echo "-D_POSIX_C_SOURCE=199309L" ;;
     test_elf) echo "-D_GNU_SOURCE tools/pd_elf.c" ;;
+    test_state) echo "-D_GNU_SOURCE" ;;
     *) echo "" ;;
     esac
 }
