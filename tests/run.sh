@@ -77,6 +77,22 @@ else
 fi
 
 count "fuzz targets replay their corpora and tests/hostile (ASan+UBSan)" make -s fuzz-replay
+# the same through gcc -m32: natively, or under qemu-i386 where this kernel
+# cannot run i386 programs; ASan+UBSan where ASan runs, else UBSan only
+# (tests/cross/i386_runner.sh; PD_I386_RUNNER=native|qemu|qemu-ubsan forces one)
+step="fuzz targets replay their corpora and tests/hostile on i386"
+if wanted "$step"; then
+    if r=$(sh tests/cross/i386_runner.sh 2>/dev/null); then rc=0; else rc=$?; fi
+    if [ $rc -eq 0 ]; then
+        case $r in "native asan"*) m="native, ASan+UBSan" ;; native*) m="native, UBSan only" ;;
+        "qemu asan"*) m="under qemu-i386, ASan+UBSan" ;; *) m="under qemu-i386, UBSan only" ;; esac
+        count "$step ($m)" make -s fuzz-replay-i386
+    elif [ $rc -eq 1 ]; then
+        skip "$step" "$r"
+    else
+        count "$step" sh tests/cross/i386_runner.sh
+    fi
+fi
 count "zstd decoder = zstd -d, byte for byte (quick set; full: sh zstd/test_zstd.sh)" sh zstd/test_zstd.sh --quick
 
 # 2. compile gates
