@@ -46,9 +46,11 @@ int main(int argc, char **argv) {
     return 0;
 }
 EOF
+# the line of a compiler's log that says what went wrong
+why_build() { grep -v collect2 "$dir/build.log" | grep -m 1 -E 'error|cannot find|undefined reference' || head -n 1 "$dir/build.log"; }
 # shellcheck disable=SC2086
 if ! $cc "$dir/t.c" -o "$dir/t" > "$dir/build.log" 2>&1; then
-    echo "$cc cannot build a program ($(head -n 1 "$dir/build.log"); sh tests/cross/install.sh installs libc6-dev-i386 lib32gcc-12-dev)"
+    echo "$cc cannot build a program ($(why_build); sh tests/cross/install.sh installs libc6-dev-i386 lib32gcc-12-dev)"
     exit 1
 fi
 runs() { # [PREFIX...]: the program runs and says it is 32-bit
@@ -102,7 +104,7 @@ fi
 if [ -n "$note" ]; then
     :
 elif ! $cc -fsanitize=address "$dir/t.c" -o "$dir/ta" > "$dir/build.log" 2>&1; then
-    note="no i386 ASan runtime ($(head -n 1 "$dir/build.log"))"
+    note="no i386 ASan runtime ($(why_build))"
 elif [ "$(timeout 60 $aprefix "$dir/ta" 2> "$dir/run.log")" != 4 ]; then
     note="an ASan program does not run${aprefix:+ under $prefix} ($(head -n 1 "$dir/run.log"))"
 elif timeout 60 $aprefix "$dir/ta" overflow > /dev/null 2> "$dir/run.log" || ! grep -q 'AddressSanitizer: heap-buffer-overflow' "$dir/run.log"; then
