@@ -3,13 +3,13 @@
 # and `make fuzz-replay-i386` from the repository root: PREFIXTARGET (the
 # target built without libFuzzer, under sanitizers; PREFIX defaults to
 # build/fuzz/replay_) over its seeds fuzz/corpus/fuzz_TARGET/* and over every
-# reproducer in tests/hostile/ (all targets; notes *.txt and *.md are
-# skipped), each command started as CMD PREFIXTARGET (CMD e.g. qemu-i386;
-# none by default). Each target runs once over all its inputs; if that
-# fails, input by input to name the culprits. An input passes when the run
-# exits 0, says it ran that input, and prints no sanitizer report. A target
-# without inputs fails. Ends with "N passed, N failed" (one check per target
-# and input). REPLAY_TIMEOUT (seconds, default 600) bounds each run.
+# reproducer in tests/hostile/ (all targets; notes *.txt and *.md and
+# generators *.py are skipped), started as CMD PREFIXTARGET (CMD e.g.
+# qemu-i386; none by default). Each target runs once over all its inputs; if
+# that fails, input by input to name the culprits. An input passes when the
+# run exits 0, says it ran that input, and prints no sanitizer report. A
+# target without inputs fails. Ends with "N passed, N failed" (one check per
+# target and input). REPLAY_TIMEOUT (seconds, default 600) bounds each run.
 bin=build/fuzz/replay_
 runner=
 while [ $# -gt 0 ]; do
@@ -38,7 +38,7 @@ replay() {
 }
 for t in "$@"; do
     b=$bin$t
-    files=$({ find "fuzz/corpus/fuzz_$t" -maxdepth 1 -type f; find tests/hostile -maxdepth 1 -type f ! -name "*.txt" ! -name "*.md"; } 2>/dev/null | sort)
+    files=$({ find "fuzz/corpus/fuzz_$t" -maxdepth 1 -type f; find tests/hostile -maxdepth 1 -type f ! -name "*.txt" ! -name "*.md" ! -name "*.py"; } 2>/dev/null | sort)
     n=$(printf '%s\n' "$files" | grep -c .)
     if [ "$n" -eq 0 ]; then
         fail=$((fail + 1))
