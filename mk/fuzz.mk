@@ -9,6 +9,16 @@
 #   make fuzz-replay             build the targets without libFuzzer (ASan+UBSan) and
 #                                run them over fuzz/corpus/* and tests/hostile/*;
 #                                fast, ends with "N passed, N failed"
+#   make fuzz-replay-i386        the same replay through an i386 build (gcc -m32,
+#                                strict warnings; libc6-dev-i386 lib32gcc-12-dev).
+#                                tests/cross/i386_runner.sh picks how it runs:
+#                                natively, or where the kernel cannot run i386
+#                                programs under qemu-i386 (qemu-user); with
+#                                ASan+UBSan where ASan works there (under qemu
+#                                without LeakSanitizer), else UBSan only. The
+#                                first line says which. PD_I386_RUNNER=native,
+#                                qemu or qemu-ubsan forces one. Fails when i386
+#                                programs cannot run (`make test` skips it then)
 #   make fuzz-seeds              regenerate fuzz/corpus/ (python3, gcc)
 
 FUZZ_SECONDS ?= 60
@@ -19,10 +29,15 @@ FUZZ_HDRS     = perfdata.h fuzz/decode_all.h fuzz/decode_feat.h fuzz/fuzz_main.h
 FUZZ_EXTRA_elf = tools/pd_elf.c
 FUZZ_EXTRA_tools = $(filter-out tools/perfdata.c,$(TOOLSRC))
 
+# as tests/cross/cross.sh builds for i386 (SSE2 doubles; <asm/...> without gcc-multilib)
+FUZZ_I386_CC   = gcc -m32 -msse2 -mfpmath=sse -isystem /usr/include/x86_64-linux-gnu
+# every tool source, so targets linking more of them via FUZZ_EXTRA_<target> rebuild
+FUZZ_I386_DEPS = $(FUZZ_HDRS) $(wildcard tools/*.c tools/*.h)
+
 FUZZ_BINS   = $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_TARGETS))
 REPLAY_BINS = $(patsubst %,build/fuzz/replay_%,$(FUZZ_TARGETS))
 
-.PHONY: fuzz fuzz-build fuzz-replay fuzz-seeds
+.PHONY: fuzz fuzz-build fuzz-replay fuzz-replay-i386 fuzz-seeds
 
 build/fuzz/fuzz_%: fuzz/fuzz_%.c $(FUZZ_HDRS) $(TOOLSRC) $(TOOLHDR)
 	@mkdir -p build/fuzz
@@ -39,6 +54,23 @@ fuzz: $(FUZZ_BINS)
 
 fuzz-replay: $(REPLAY_BINS)
 	@sh fuzz/replay.sh $(FUZZ_TARGETS)
+
+# the two builds tests/cross/i386_runner.sh may ask for
+build/fuzz/i386-asan/replay_%: fuzz/fuzz_%.c $(FUZZ_I386_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_I386_CC) $(WARN) $(FUZZ_COMMON) -O0 -fsanitize=address,undefined $< $(FUZZ_EXTRA_$*) -o $@
+
+build/fuzz/i386-ubsan/replay_%: fuzz/fuzz_%.c $(FUZZ_I386_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_I386_CC) $(WARN) $(FUZZ_COMMON) -O0 -fsanitize=undefined $< $(FUZZ_EXTRA_$*) -o $@
+
+fuzz-replay-i386:
+	@r=$$(PD_I386_CC='$(FUZZ_I386_CC)' sh tests/cross/i386_runner.sh) || { echo "fuzz-replay-i386: cannot run i386 programs: $$r"; exit 1; }; \
+	set -- $$r; mode=$$1; san=$$2; shift 2; \
+	if [ $$san = asan ]; then s="ASan+UBSan"; else s="UBSan only"; fi; \
+	if [ $$mode = native ]; then echo "i386 replay: native, $$s"; else echo "i386 replay: under qemu-i386, $$s ($$*)"; fi; \
+	$(MAKE) --no-print-directory $(patsubst %,build/fuzz/i386-$$san/replay_%,$(FUZZ_TARGETS)) && \
+	sh fuzz/replay.sh --bin build/fuzz/i386-$$san/replay_ --runner "$$*" $(FUZZ_TARGETS)
 
 fuzz-seeds:
 	python3 fuzz/make_seeds.py

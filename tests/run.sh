@@ -80,6 +80,22 @@ fi
 
 count "crafted worst cases for the process state and hashes: 10 s, 1 s of CPU, 256 MB each (release build)" python3 tests/state_limits.py build/perfdata
 count "fuzz targets replay their corpora and tests/hostile (ASan+UBSan)" make -s fuzz-replay
+# the same through gcc -m32: natively, or under qemu-i386 where this kernel
+# cannot run i386 programs; ASan+UBSan where ASan runs, else UBSan only
+# (tests/cross/i386_runner.sh; PD_I386_RUNNER=native|qemu|qemu-ubsan forces one)
+step="fuzz targets replay their corpora and tests/hostile on i386"
+if wanted "$step"; then
+    if r=$(sh tests/cross/i386_runner.sh 2>/dev/null); then rc=0; else rc=$?; fi
+    if [ $rc -eq 0 ]; then
+        case $r in "native asan"*) m="native, ASan+UBSan" ;; native*) m="native, UBSan only" ;;
+        "qemu asan"*) m="under qemu-i386, ASan+UBSan" ;; *) m="under qemu-i386, UBSan only" ;; esac
+        count "$step ($m)" make -s fuzz-replay-i386
+    elif [ $rc -eq 1 ]; then
+        skip "$step" "$r"
+    else
+        count "$step" sh tests/cross/i386_runner.sh
+    fi
+fi
 count "hostile filesystem: devices, FIFOs, sockets and .. in recorded paths, --threads dirs, --csv outputs (ASan build)" python3 tests/hostile_fs.py build/asan/perfdata
 count "hostile names: no comm, file, symbol or event name forges output structure (ASan build)" python3 tests/hostile_text.py build/asan/perfdata
 count "zstd decoder = zstd -d, byte for byte (quick set; full: sh zstd/test_zstd.sh)" sh zstd/test_zstd.sh --quick
