@@ -27,6 +27,7 @@ extern "C"
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[64], input[128], kallsyms[128], symfs[128], csv[128];
+static int devnull = -1;
 
 static void cleanup(void) {
     static const char *const tables[] = {"stat.csv", "overview.csv", "processes.csv", "results.csv"};
@@ -44,8 +45,7 @@ static void cleanup(void) {
 }
 
 /* A scratch directory for the input file, the empty kallsyms file, the
-   empty --symfs tree and the CSV tables (removed at exit); standard output
-   to /dev/null. */
+   empty --symfs tree and the CSV tables (removed at exit). */
 static int setup(void) {
     int fd;
     snprintf(dir, sizeof dir, "/tmp/perfdata-fuzz-XXXXXX");
@@ -58,7 +58,8 @@ static int setup(void) {
     if ((fd = open(kallsyms, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0) return -1;
     close(fd);
     atexit(cleanup);
-    return freopen("/dev/null", "w", stdout) ? 0 : -1;
+    devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    return devnull >= 0 ? 0 : -1;
 }
 
 static int write_input(const uint8_t *data, size_t size) {
@@ -73,10 +74,11 @@ static int write_input(const uint8_t *data, size_t size) {
     return close(fd);
 }
 
-/* Command line `which` (0..8) on the input file. */
+/* Command line `which` (0..8) on the input file, its standard output
+   sent to /dev/null. */
 static void run(int which) {
     char *argv[16];
-    int argc = 0;
+    int argc = 0, saved;
 #define ARG(s) (argv[argc++] = (char *)(s))
     switch (which) {
     case 0: case 1: case 2: case 3:
@@ -96,6 +98,8 @@ static void run(int which) {
     ARG(input);
     argv[argc] = NULL;
 #undef ARG
+    fflush(stdout);
+    if ((saved = dup(STDOUT_FILENO)) < 0 || dup2(devnull, STDOUT_FILENO) < 0) abort();
     if (!strcmp(argv[0], "report")) pd_cmd_report(argc, argv);
     else if (!strcmp(argv[0], "collapse")) pd_cmd_collapse(argc, argv);
     else if (!strcmp(argv[0], "stat")) pd_cmd_stat(argc, argv);
@@ -103,6 +107,8 @@ static void run(int which) {
     else pd_cmd_info(argc, argv);
     fflush(stdout);
     clearerr(stdout);
+    if (dup2(saved, STDOUT_FILENO) < 0) abort();
+    close(saved);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
