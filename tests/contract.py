@@ -26,6 +26,7 @@ is a skip. Prints one line per run (input, command, seconds, MB, exit
 status, verdict) and ends with "N passed, N failed[, N skipped]"; fails
 when there is nothing to run.
 """
+import ctypes
 import os
 import re
 import resource
@@ -68,6 +69,7 @@ COMMANDS = [
 # A clear message: what the tools print, "perfdata: ..." or "perfdata CMD: ...".
 MESSAGE = re.compile(r'^perfdata( [a-z]+)?: \S', re.M)
 REFUSED = re.compile(r'^contract: refused an allocation of (\d+) bytes', re.M)
+NO_MEMORY = re.compile(r'out of memory$', re.M)
 
 ALLOC_GUARD = r'''
 /* LD_PRELOAD: refuse single allocations above CONTRACT_ALLOC_LIMIT bytes. */
@@ -175,8 +177,16 @@ class Outcome:
             seconds, cpu, mb, rc, sig, killed, err
 
 
+try:
+    _LIBC = ctypes.CDLL(None, use_errno=True)
+except OSError:
+    _LIBC = None
+
+
 def _limits(address_space):
     def apply():
+        if _LIBC is not None:
+            _LIBC.prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG: dies with the test
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_FSIZE, (FSIZE_LIMIT, FSIZE_LIMIT))
         if address_space:
@@ -192,12 +202,12 @@ def _rss_bytes(pid):
         return 0
 
 
-def run_limited(cmd, hard_timeout, env=None, address_space=AS_LIMIT, kill_rss=KILL_RSS):
+def run_limited(cmd, hard_timeout, env=None, address_space=AS_LIMIT, kill_rss=KILL_RSS, cwd=None):
     """Runs cmd with stdout to /dev/null under the limits above; an
     Outcome."""
     with tempfile.TemporaryFile(prefix='contract-err-') as errf:
         start = time.monotonic()
-        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errf, env=env,
+        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errf, env=env, cwd=cwd,
                              preexec_fn=_limits(address_space), start_new_session=True)
         killed, status, usage, nap = None, 0, None, 0.002
         while True:
@@ -253,7 +263,7 @@ def problems_of(o, time_limit=TIME_LIMIT, rss_limit=RSS_LIMIT):
     m = REFUSED.search(o.err)
     if m:
         out.append(f'asked for one allocation of {int(m.group(1)) / 1e6:.0f} MB')
-    if 'out of memory' in o.err:
+    elif NO_MEMORY.search(o.err):
         out.append('ran out of memory (address space limited to 4 GiB)')
     if 'write error' in o.err:
         out.append('write error on its output')
@@ -279,23 +289,35 @@ class Tally:
         return s + (f', {self.skipped} skipped' if self.skipped else '')
 
 
-def print_row(name, label, o, probs):
+def first_message(err):
+    m = MESSAGE.search(err)
+    return err[m.start():].split('\n', 1)[0] if m else ''
+
+
+def print_row(name, label, o, probs, path):
     rc = o.rc if o.rc is not None else f'sig{o.sig}'
     verdict = 'ok' if not probs else 'FAIL ' + '; '.join(probs)
+    if o.rc:
+        verdict += ' | ' + first_message(o.err).replace(os.path.dirname(path) + '/', '')[:110]
     print(f'{name:<22} {label:<22} {o.seconds:7.2f} {o.mb:7.0f} {rc!s:>5}  {verdict}', flush=True)
 
 
 def run_commands(binary, name, path, workdir, tally, hard_timeout, env=None, address_space=AS_LIMIT,
                  kill_rss=KILL_RSS, time_limit=TIME_LIMIT, rss_limit=RSS_LIMIT):
-    """Every command on one input; one tally entry and one line per run."""
+    """Every command on one input; one tally entry and one line per run.
+    The tools run in workdir, beside a FIFO named as gen_resources.FIFO
+    (an MMAP may name a file relative to where the tool runs)."""
+    fifo = os.path.join(workdir, gen_resources.FIFO.decode())
+    if not os.path.exists(fifo):
+        os.mkfifo(fifo)
     for label, args in COMMANDS:
         csv = os.path.join(workdir, 'csv')
         shutil.rmtree(csv, ignore_errors=True)
         cmd = [binary] + [a.replace('{csv}', csv) for a in args] + [path]
-        o = run_limited(cmd, hard_timeout, env=env, address_space=address_space, kill_rss=kill_rss)
+        o = run_limited(cmd, hard_timeout, env=env, address_space=address_space, kill_rss=kill_rss, cwd=workdir)
         probs = problems_of(o, time_limit, rss_limit)
         tally.add(not probs)
-        print_row(name, label, o, probs)
+        print_row(name, label, o, probs, path)
         shutil.rmtree(csv, ignore_errors=True)
 
 

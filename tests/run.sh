@@ -76,6 +76,9 @@ else
     skip "mutation sweep over corpus files under 64 KiB (ASan+UBSan)" "$CORPUS not found"
 fi
 
+count "resource contract: every command on worst-case inputs of <= 1 MB within 10 s and 256 MB (release build)" python3 tests/contract.py build/perfdata
+count "every tests/hostile input through every command (ASan build)" python3 tests/hostile_run.py build/asan/perfdata build/perfdata
+
 count "fuzz targets replay their corpora and tests/hostile (ASan+UBSan)" make -s fuzz-replay
 count "zstd decoder = zstd -d, byte for byte (quick set; full: sh zstd/test_zstd.sh)" sh zstd/test_zstd.sh --quick
 

@@ -21,8 +21,8 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from perfgen import (Attr, Perf, BRANCH_ANY, CONTEXT_KERNEL, FEAT_COMPRESSED, FEAT_EVENT_DESC,  # noqa: E402
-                     FEAT_GROUP_DESC, FEAT_NUMA_TOPOLOGY, FORMAT_GROUP, FORMAT_ID, MISC_KERNEL,
+from perfgen import (Attr, Perf, BRANCH_ANY, CONTEXT_KERNEL, FEAT_BPF_BTF, FEAT_BPF_PROG_INFO,  # noqa: E402
+                     FEAT_COMPRESSED, FEAT_EVENT_DESC, FEAT_GROUP_DESC, FEAT_NUMA_TOPOLOGY, FORMAT_GROUP, FORMAT_ID, MISC_KERNEL,
                      SAMPLE_BRANCH_STACK, SAMPLE_CALLCHAIN, SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_RAW,
                      SAMPLE_READ, SAMPLE_TID, SAMPLE_TIME, zstd_frame_header, zstd_raw_block, zstd_rle_block,
                      zstd_seq_block)
@@ -30,6 +30,7 @@ from perfgen import (Attr, Perf, BRANCH_ANY, CONTEXT_KERNEL, FEAT_COMPRESSED, FE
 LIMIT = 1 << 20              # the contract's input size
 BLOCK = 1 << 17              # a zstd block's most output
 PERF_MMAP_LEN = 528384       # what perf writes in the COMPRESSED feature (129 pages)
+HEAD = 256                   # file header, one attr, the COMPRESSED feature and its index
 CHUNK_MAX = 65527            # a COMPRESSED record's most payload
 
 GENERATORS = {}
@@ -73,11 +74,11 @@ def fit_chunks(budget, fixed, first, per_chunk):
     return max(0, (budget - fixed - 8 - first) // (8 + per_chunk))
 
 
-def periodic_chunks(record, budget, fixed, window_log=20, blocks_per_chunk=8):
+def periodic_chunks(record, budget, fixed, window_log=20, blocks_per_chunk=4):
     """One zstd frame whose output is `record` over and over, cut into
-    chunks of blocks_per_chunk blocks (1 MiB of output each: what perf's
-    mmap_len lets one chunk hold, twice over); as many chunks as the budget
-    takes. The last block evens the output to whole records."""
+    chunks of blocks_per_chunk blocks (512 KiB of output each: at most
+    PERF_MMAP_LEN, as perf's chunks); as many chunks as the budget takes.
+    The last block evens the output to whole records."""
     P = len(record)
     head = zstd_frame_header(window_log) + zstd_seq_block(record, BLOCK - P, P)
     step = zstd_seq_block(b'', BLOCK, P)
@@ -96,9 +97,9 @@ def periodic_chunks(record, budget, fixed, window_log=20, blocks_per_chunk=8):
 def zstd_window(budget):
     head = zstd_frame_header(26)
     fill = zstd_rle_block(0x08, BLOCK)
-    chunks = [head + fill * 8] + [fill * 8 for _ in range(63)]   # 64 MiB: 0x08 bytes, records of 2056
+    chunks = [head + fill * 4] + [fill * 4 for _ in range(127)]  # 64 MiB: 0x08 bytes, records of 2056
     one = zstd_raw_block(b'\x08')
-    room = budget - 2048 - sum(8 + len(c) for c in chunks)
+    room = budget - HEAD - sum(8 + len(c) for c in chunks)
     per = CHUNK_MAX // len(one)
     while room > 8 + len(one):
         k = min(per, (room - 8) // len(one))
@@ -108,7 +109,7 @@ def zstd_window(budget):
 
 
 def expansion(record, budget, attr):
-    return compressed_file(attr, periodic_chunks(record, budget, 2048))
+    return compressed_file(attr, periodic_chunks(record, budget, HEAD))
 
 
 @generator('zstd-expand-8', 'chunks of compressed blocks whose output is one 8-byte SAMPLE over and over: '
@@ -135,7 +136,7 @@ def zstd_expand_big(budget):
            'feature saying chunks hold 64 MiB: ~500 frames, ~32 GiB')
 def zstd_expand_frames(budget):
     frame = zstd_frame_header(17) + zstd_rle_block(0x08, BLOCK) * 511 + zstd_rle_block(0x08, BLOCK, last=True)
-    n = fit_chunks(budget, 2048, 0, len(frame))
+    n = fit_chunks(budget, HEAD, 0, len(frame))
     return compressed_file(plain(), [frame] * n, mmap_len=64 << 20)
 
 
@@ -143,7 +144,7 @@ def zstd_expand_frames(budget):
            'for: a 256 MiB output buffer')
 def zstd_big_chunk(budget):
     chunk = zstd_frame_header(17) + zstd_rle_block(0x08, BLOCK) * 2046 + zstd_rle_block(0x08, BLOCK, last=True)
-    n = fit_chunks(budget, 2048, 0, len(chunk))
+    n = fit_chunks(budget, HEAD, 0, len(chunk))
     return compressed_file(plain(), [chunk] * n, mmap_len=0xffffffff)
 
 
@@ -152,8 +153,8 @@ def zstd_big_chunk(budget):
 def zstd_window_2g(budget):
     fill = zstd_rle_block(0x08, BLOCK)
     head = zstd_frame_header(31)
-    n = fit_chunks(budget, 2048, len(head) + 8 * len(fill), 8 * len(fill))
-    return compressed_file(plain(), [head + fill * 8] + [fill * 8] * n)
+    n = fit_chunks(budget, HEAD, len(head) + 4 * len(fill), 4 * len(fill))
+    return compressed_file(plain(), [head + fill * 4] + [fill * 4] * n)
 
 
 @generator('chunk-event-updates', '5,000 events, then chunks whose output repeats one EVENT_UPDATE (NAME): each '
@@ -165,7 +166,7 @@ def chunk_event_updates(budget):
     rec = p.event_update_name(1, b'renamed')
     p.records.clear()
     p.feature(FEAT_COMPRESSED, p.compressed_section(PERF_MMAP_LEN))
-    for c in periodic_chunks(rec, budget, used(p) + 2048):
+    for c in periodic_chunks(rec, budget, used(p) + 64):
         p.compressed(c)
     return p.to_bytes()
 
@@ -235,7 +236,7 @@ def mmap_storm(budget):
 @generator('event-desc', '4,300 events sharing one array of 43,000 ids and an EVENT_DESC of 3,900 entries whose '
            'ids match none: matching each entry by a scan reads every id of every event (7e11 reads)')
 def event_desc(budget):
-    third = (budget - 2048) // 3
+    third = (budget - 1024) // 3
     nev, nids, ndesc = third // 80, third // 8, third // 88
     st = SAMPLE_IDENTIFIER | SAMPLE_IP | SAMPLE_TID
     attrs = [plain(sample_type=st, ids=range(1, nids + 1))] + [plain(sample_type=st, share_ids=0)
@@ -243,6 +244,8 @@ def event_desc(budget):
     p = Perf(attrs)
     p.feature(FEAT_EVENT_DESC, p.event_desc_section([(plain(sample_type=st), b'e', [nids + 1 + d])
                                                      for d in range(ndesc)]))
+    for i in range(16):
+        p.sample(ip=0x400000 + i, pid=1, tid=1, id=i + 1)
     return p.to_bytes()
 
 
@@ -369,6 +372,19 @@ def dso_aliases(budget):
     return p.to_bytes()
 
 
+FIFO = b'contract-fifo'       # tests/contract.py makes it in the tools' working directory
+
+
+@generator('mmap-fifo', 'an MMAP naming a FIFO (contract-fifo, relative: tests/contract.py makes one where the '
+           'tools run) and a sample in it: opening the binary to read its symbols waits for a writer')
+def mmap_fifo(budget):
+    p = Perf([plain()])
+    p.comm(1, 1, b'fifo')
+    p.mmap(1, 1, 0x400000, 0x1000, 0, FIFO)
+    p.sample(ip=0x400100, pid=1, tid=1)
+    return p.to_bytes()
+
+
 # -- amplified output and loops ----------------------------------------------
 
 @generator('report-wide', 'a 65,000-byte command name, then 40,000 samples at distinct addresses: every row of '
@@ -438,6 +454,27 @@ def info_numa(budget):
     p.sample(ip=0x400000, pid=1, tid=1)
     n = (budget - 4096) // 32
     p.feature(FEAT_NUMA_TOPOLOGY, p.numa_section([(i, 1 << 20, 1 << 19, b'0-65535') for i in range(n)]))
+    return p.to_bytes()
+
+
+@generator('info-bpf-btf', 'one BPF program of 18,000 sub-programs whose function info names the last of '
+           '43,000 BTF types: naming each sub-program walks the types from the first')
+def info_bpf_btf(budget):
+    p = Perf([plain()])
+    p.sample(ip=0x400000, pid=1, tid=1)
+    room = budget - 1024
+    ntypes = room // 2 // 12
+    nsub = (room - room // 2 - 200) // 28
+    hdr = struct.pack('<HBBIIIII', 0xeb9f, 1, 0, 24, 0, 12 * ntypes, 12 * ntypes, 2)
+    btf = hdr + struct.pack('<III', 1, 0, 0) * ntypes + b'\0f'
+    p.feature(FEAT_BPF_BTF, p.u32(1) + p.u32(1) + p.u32(len(btf)) + btf)
+    info = bytearray(192)
+    for off, v in ((104, nsub), (108, nsub), (128, 1), (132, 8), (144, nsub), (180, nsub)):
+        struct.pack_into('<I', info, off, v)
+    for off, v in ((112, 0), (120, 8 * nsub), (136, 12 * nsub), (184, 20 * nsub)):
+        struct.pack_into('<Q', info, off, v)
+    data = bytes(8 * nsub) + bytes(4 * nsub) + struct.pack('<II', 0, ntypes) * nsub + bytes(8 * nsub)
+    p.feature(FEAT_BPF_PROG_INFO, p.u32(1) + p.u32(len(info)) + p.u32(len(data)) + p.u64(0) + bytes(info) + data)
     return p.to_bytes()
 
 
