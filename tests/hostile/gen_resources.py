@@ -216,18 +216,18 @@ def fork_storm_children(budget):
     return p.to_bytes()
 
 
-@generator('mmap-storm', '8,000 MMAP2s of distinct files in one process, each placed below the last, then 2,500 '
-           'that each overlap two of them, then samples in the maps')
+@generator('mmap-storm', '18,000 MMAPs in one process, each placed below the last, then 700 MMAP2s that each '
+           'overlap two of them, then samples in the maps')
 def mmap_storm(budget):
     p = Perf([plain()])
     p.comm(1, 1, b'mapper')
     room = budget - used(p)
-    n1 = room * 6 // 10 // 88
-    n2 = room * 2 // 10 // 88
+    n1 = room * 85 // 100 // 48
+    n2 = room * 5 // 100 // 80
     for i in range(n1):
-        p.mmap2(1, 1, 0x10000000 + (n1 - i) * 0x2000, 0x1000, 0, b'/m/%05d' % i)
+        p.mmap(1, 1, 0x10000000 + (n1 - i) * 0x2000, 0x1000, 0, b'/m')
     for k in range(n2):
-        p.mmap2(1, 1, 0x10000000 + (k + 1) * 0x2000 + 0x800, 0x2000, 0, b'/o/%05d' % k)
+        p.mmap2(1, 1, 0x10000000 + (k + 1) * 0x2000 + 0x800, 0x2000, 0, b'/o')
     for k in range((budget - used(p)) // 24):
         p.sample(ip=0x10000000 + (k % n1 + 1) * 0x2000 + 0x10, pid=1, tid=1)
     return p.to_bytes()
