@@ -19,6 +19,7 @@ input.
 import os
 import sys
 
+sys.dont_write_bytecode = True    # no __pycache__ beside the inputs of tests/hostile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import contract  # noqa: E402

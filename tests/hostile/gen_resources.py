@@ -22,7 +22,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from perfgen import (Attr, Perf, BRANCH_ANY, CONTEXT_KERNEL, FEAT_BPF_BTF, FEAT_BPF_PROG_INFO,  # noqa: E402
-                     FEAT_COMPRESSED, FEAT_EVENT_DESC, FEAT_GROUP_DESC, FEAT_NUMA_TOPOLOGY, FORMAT_GROUP, FORMAT_ID, MISC_KERNEL,
+                     FEAT_BRANCH_STACK, FEAT_COMPRESSED, FEAT_EVENT_DESC, FEAT_GROUP_DESC, FEAT_NUMA_TOPOLOGY, FORMAT_GROUP, FORMAT_ID, MISC_KERNEL,
                      SAMPLE_BRANCH_STACK, SAMPLE_CALLCHAIN, SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_RAW,
                      SAMPLE_READ, SAMPLE_TID, SAMPLE_TIME, zstd_frame_header, zstd_raw_block, zstd_rle_block,
                      zstd_seq_block)
@@ -329,6 +329,7 @@ def ksym_callchains(budget):
 def ksym_branches(budget):
     a = Attr(sample_type=SAMPLE_IP | SAMPLE_TID | SAMPLE_BRANCH_STACK, flags=0, size=80, branch_sample_type=BRANCH_ANY)
     p = Perf([a])
+    p.feature(FEAT_BRANCH_STACK, b'')           # what makes report's branch mode the default
     ksyms(p, (budget - used(p)) // 2 // 32)
     br = [(KIP_A + 8 * j, KIP_B + 8 * j, 0) for j in range(64)]
     for _ in range((budget - used(p)) // (32 + 24 * len(br))):
