@@ -92,7 +92,7 @@ def periodic_chunks(record, budget, fixed, window_log=20, blocks_per_chunk=4):
     return chunks
 
 
-@generator('zstd-window', 'a 64 MiB zstd window filled by RLE blocks, then ~250,000 one-byte blocks: a decoder '
+@generator('zstd-window', 'a 64 MiB zstd window filled by RLE blocks, then ~260,000 one-byte blocks: a decoder '
            'that slides its window by copying it copies 64 MiB per block')
 def zstd_window(budget):
     head = zstd_frame_header(26)
@@ -157,7 +157,7 @@ def zstd_window_2g(budget):
     return compressed_file(plain(), [head + fill * 4] + [fill * 4] * n)
 
 
-@generator('chunk-event-updates', '5,000 events, then chunks whose output repeats one EVENT_UPDATE (NAME): each '
+@generator('chunk-event-updates', '6,000 events, then chunks whose output repeats one EVENT_UPDATE (NAME): each '
            'record from a chunk that names an event makes the tools look at every event')
 def chunk_event_updates(budget):
     n = budget // 2 // 88
@@ -189,7 +189,7 @@ def fork_storm(budget):
     p = Perf([plain()])
     p.comm(1, 1, b'parent')
     room = budget - used(p)
-    maps = room * 2 // 5 // 48
+    maps = room // 2 // 48
     forks = (room - maps * 48) // 32
     for i in range(maps):
         p.mmap(1, 1, 0x10000000 + i * 0x10000, 0x1000, 0, b'/m')
@@ -198,7 +198,8 @@ def fork_storm(budget):
     return p.to_bytes()
 
 
-@generator('fork-storm-children', 'fork-storm where each child then maps one more file and has two samples')
+@generator('fork-storm-children', '15,000 MMAPs in one process, then 4,000 FORKs each making a new process that '
+           'maps one more file and has two samples')
 def fork_storm_children(budget):
     p = Perf([plain()])
     p.comm(1, 1, b'parent')
@@ -216,8 +217,8 @@ def fork_storm_children(budget):
     return p.to_bytes()
 
 
-@generator('mmap-storm', '18,000 MMAPs in one process, each placed below the last, then 700 MMAP2s that each '
-           'overlap two of them, then samples in the maps')
+@generator('mmap-storm', '18,500 MMAPs in one process, each placed below the last, then 650 MMAP2s that each '
+           'overlap two of them, then 4,300 samples in the maps')
 def mmap_storm(budget):
     p = Perf([plain()])
     p.comm(1, 1, b'mapper')
@@ -274,7 +275,7 @@ def pipe_attrs(budget):
     return p.to_bytes()
 
 
-@generator('tid-collide', '32,767 threads whose tids are k<<17 (equal in their low 17 bits), two samples each')
+@generator('tid-collide', '43,700 samples of 32,767 threads whose tids are k<<17 (equal in their low 17 bits)')
 def tid_collide(budget):
     p = Perf([plain()])
     n = (budget - used(p)) // 24
@@ -313,8 +314,8 @@ def ksym_samples(budget):
     return p.to_bytes()
 
 
-@generator('ksym-callchains', '16,000 KSYMBOLs, then kernel callchains whose frames alternate between two '
-           'addresses outside them that differ only in bit 63')
+@generator('ksym-callchains', '16,000 KSYMBOLs, then 65 kernel callchains of 1,000 frames that alternate between '
+           'two addresses outside them, equal but for bit 63')
 def ksym_callchains(budget):
     p = Perf([plain(sample_type=SAMPLE_IP | SAMPLE_TID | SAMPLE_CALLCHAIN)])
     ksyms(p, (budget - used(p)) // 2 // 32)
@@ -324,7 +325,7 @@ def ksym_callchains(budget):
     return p.to_bytes()
 
 
-@generator('ksym-branches', '16,000 KSYMBOLs, then samples with branch stacks of 64 entries between kernel '
+@generator('ksym-branches', '16,000 KSYMBOLs, then 334 samples with branch stacks of 64 entries between kernel '
            'addresses outside them (report\'s branch mode)')
 def ksym_branches(budget):
     a = Attr(sample_type=SAMPLE_IP | SAMPLE_TID | SAMPLE_BRANCH_STACK, flags=0, size=80, branch_sample_type=BRANCH_ANY)
@@ -355,7 +356,7 @@ def read_collide(budget):
     return p.to_bytes()
 
 
-@generator('dso-aliases', '7,000 MMAPs of /proc/self/exe, each spelled with other runs of slashes, a sample in '
+@generator('dso-aliases', '9,400 MMAPs of /proc/self/exe, each spelled with other runs of slashes, a sample in '
            'each: a symbol table per spelling')
 def dso_aliases(budget):
     p = Perf([plain()])
@@ -411,7 +412,7 @@ def collapse_long_frames(budget):
     return p.to_bytes()
 
 
-@generator('callchain-8000', 'samples with callchains of 8,000 distinct user addresses each')
+@generator('callchain-8000', '16 samples with callchains of 8,000 distinct user addresses each')
 def callchain_8000(budget):
     p = Perf([plain(sample_type=SAMPLE_IP | SAMPLE_TID | SAMPLE_CALLCHAIN)])
     for i in range((budget - used(p)) // (32 + 8 * 8000)):
@@ -429,8 +430,8 @@ def comm_chain(budget):
     return p.to_bytes()
 
 
-@generator('events-groups', '4,000 events in groups of two (GROUP_DESC) and samples at distinct addresses spread '
-           'over them: report\'s group view and one table per event')
+@generator('events-groups', '3,800 events in groups of two (GROUP_DESC) and 20,800 samples at distinct addresses '
+           'spread over them: report\'s group view and one table per event')
 def events_groups(budget):
     st = SAMPLE_IDENTIFIER | SAMPLE_IP | SAMPLE_TID
     nev = budget * 4 // 10 // 110
