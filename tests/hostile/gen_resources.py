@@ -263,8 +263,8 @@ def shared_ids(budget):
     return p.to_bytes()
 
 
-@generator('pipe-attrs', 'a pipe of 4,500 HEADER_ATTRs of 16 ids each, a sample after each: every attr used '
-           'to refill and re-sort the whole id index')
+@generator('pipe-attrs', 'a pipe of 4,500 HEADER_ATTRs of 16 ids each, a sample after each: an id index '
+           'refilled and re-sorted for each attr is sorted 4,500 times over')
 def pipe_attrs(budget):
     st = SAMPLE_IDENTIFIER | SAMPLE_IP | SAMPLE_TID
     p = Perf([plain(sample_type=st, ids=range(1, 17))], pipe=True)
