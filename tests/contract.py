@@ -140,8 +140,9 @@ void *realloc(void *p, size_t n) {
     if (!real_realloc) { if (resolving) return NULL; resolve(); }
     if (n > limit) { refuse(n); return NULL; }
     if (in_boot(p)) {
+        size_t room = (size_t)(boot + sizeof boot - (char *)p);
         void *q = real_malloc(n);
-        if (q) memcpy(q, p, n < (size_t)(boot + sizeof boot - (char *)p) ? n : (size_t)(boot + sizeof boot - (char *)p));
+        if (q) memcpy(q, p, n < room ? n : room);
         return q;
     }
     return real_realloc(p, n);
