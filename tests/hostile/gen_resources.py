@@ -24,8 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from perfgen import (Attr, Perf, BRANCH_ANY, CONTEXT_KERNEL, FEAT_BPF_BTF, FEAT_BPF_PROG_INFO,  # noqa: E402
                      FEAT_BRANCH_STACK, FEAT_COMPRESSED, FEAT_EVENT_DESC, FEAT_GROUP_DESC, FEAT_NUMA_TOPOLOGY,
                      FORMAT_GROUP, FORMAT_ID, MISC_KERNEL, SAMPLE_BRANCH_STACK, SAMPLE_CALLCHAIN,
-                     SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_RAW, SAMPLE_READ, SAMPLE_TID, SAMPLE_TIME, zstd_frame_header, zstd_raw_block, zstd_rle_block,
-                     zstd_seq_block)
+                     SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_RAW, SAMPLE_READ, SAMPLE_TID, SAMPLE_TIME,
+                     zstd_frame_header, zstd_raw_block, zstd_rle_block, zstd_seq_block)
 
 LIMIT = 1 << 20              # the contract's input size
 BLOCK = 1 << 17              # a zstd block's most output
