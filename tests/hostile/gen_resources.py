@@ -217,20 +217,19 @@ def fork_storm_children(budget):
     return p.to_bytes()
 
 
-@generator('mmap-storm', '18,500 MMAPs in one process, each placed below the last, then 650 MMAP2s that each '
-           'overlap two of them, then 4,300 samples in the maps')
+@generator('mmap-storm', 'one MMAP over the whole address space, then 20,000 small MMAPs inside it, each below '
+           'the last: each splits what is left of the big one in two, so the process ends with 40,000 maps; '
+           'then samples in them')
 def mmap_storm(budget):
     p = Perf([plain()])
     p.comm(1, 1, b'mapper')
+    p.mmap2(1, 1, 0x10000, 0x7ff000000000, 0, b'/big')
     room = budget - used(p)
-    n1 = room * 85 // 100 // 48
-    n2 = room * 5 // 100 // 80
-    for i in range(n1):
-        p.mmap(1, 1, 0x10000000 + (n1 - i) * 0x2000, 0x1000, 0, b'/m')
-    for k in range(n2):
-        p.mmap2(1, 1, 0x10000000 + (k + 1) * 0x2000 + 0x800, 0x2000, 0, b'/o')
+    n = room * 95 // 100 // 48
+    for i in range(n):
+        p.mmap(1, 1, 0x10000000 + (n - i) * 0x2000, 0x1000, 0, b'/m')
     for k in range((budget - used(p)) // 24):
-        p.sample(ip=0x10000000 + (k % n1 + 1) * 0x2000 + 0x10, pid=1, tid=1)
+        p.sample(ip=0x10000000 + (k % n + 1) * 0x2000 + 0x10, pid=1, tid=1)
     return p.to_bytes()
 
 
@@ -275,13 +274,19 @@ def pipe_attrs(budget):
     return p.to_bytes()
 
 
-@generator('tid-collide', '43,700 samples of 32,767 threads whose tids are k<<17 (equal in their low 17 bits)')
+@generator('tid-collide', '30,000 FORKs, each making a thread whose tid is k<<17 (equal to the others in the '
+           'low 17 bits) as the child of the thread made last, then samples of the last 3,600 of them')
 def tid_collide(budget):
     p = Perf([plain()])
-    n = (budget - used(p)) // 24
-    k = 0
-    for i in range(n):
-        k = k % 32767 + 1
+    room = budget - used(p)
+    n = min(32767, room * 92 // 100 // 32)
+    parent = 1
+    for k in range(1, n + 1):
+        p.fork(k << 17, parent, k << 17, parent)
+        parent = k << 17
+    m = (room - 32 * n) // 24
+    for i in range(m):
+        k = n - i % n
         p.sample(ip=0x400000 + i, pid=k << 17, tid=k << 17)
     return p.to_bytes()
 
@@ -459,23 +464,24 @@ def info_numa(budget):
     return p.to_bytes()
 
 
-@generator('info-bpf-btf', 'one BPF program of 18,000 sub-programs whose function info names the last of '
-           '43,000 BTF types: naming each sub-program walks the types from the first')
+@generator('info-bpf-btf', 'one BPF program of 65,000 sub-programs whose function info names the last of '
+           '43,000 BTF types (the sub-programs\' arrays overlap: 8 bytes each): naming each sub-program walks the '
+           'types from the first')
 def info_bpf_btf(budget):
     p = Perf([plain()])
     p.sample(ip=0x400000, pid=1, tid=1)
     room = budget - 1024
     ntypes = room // 2 // 12
-    nsub = (room - room // 2 - 200) // 28
+    nsub = (room - room // 2 - 256) // 8
     hdr = struct.pack('<HBBIIIII', 0xeb9f, 1, 0, 24, 0, 12 * ntypes, 12 * ntypes, 2)
     btf = hdr + struct.pack('<III', 1, 0, 0) * ntypes + b'\0f'
     p.feature(FEAT_BPF_BTF, p.u32(1) + p.u32(1) + p.u32(len(btf)) + btf)
     info = bytearray(192)
     for off, v in ((104, nsub), (108, nsub), (128, 1), (132, 8), (144, nsub), (180, nsub)):
         struct.pack_into('<I', info, off, v)
-    for off, v in ((112, 0), (120, 8 * nsub), (136, 12 * nsub), (184, 20 * nsub)):
-        struct.pack_into('<Q', info, off, v)
-    data = bytes(8 * nsub) + bytes(4 * nsub) + struct.pack('<II', 0, ntypes) * nsub + bytes(8 * nsub)
+    # jited ksyms, func lens, tags and function info all at offset 0 of the
+    # data: each 8-byte word is a func_info record {insn_off 0, type_id}
+    data = struct.pack('<II', 0, ntypes) * nsub
     p.feature(FEAT_BPF_PROG_INFO, p.u32(1) + p.u32(len(info)) + p.u32(len(data)) + p.u64(0) + bytes(info) + data)
     return p.to_bytes()
 
