@@ -79,6 +79,9 @@ else
 fi
 
 count "crafted worst cases for the process state and hashes: 10 s, 1 s of CPU, 256 MB each (release build)" python3 tests/state_limits.py build/perfdata
+count "resource contract: every command on worst-case inputs of <= 1 MB within 10 s and 256 MB (release build)" python3 tests/contract.py build/perfdata
+count "every tests/hostile input through every command (ASan build)" python3 tests/hostile_run.py build/asan/perfdata build/perfdata
+
 count "fuzz targets replay their corpora and tests/hostile (ASan+UBSan)" make -s fuzz-replay
 # the same through gcc -m32: natively, or under qemu-i386 where this kernel
 # cannot run i386 programs; ASan+UBSan where ASan runs, else UBSan only
