@@ -71,14 +71,14 @@ typedef struct collapse_ctx {
 /* realloc or abort; never of size 0, which may free and return NULL */
 static void *grow(void *p, size_t n, size_t size) {
     void *q = realloc(p, n && size ? n * size : 1);
-    if (!q) abort();
+    if (!q) pd_nomem();
     return q;
 }
 
 /* malloc or abort (gcc 12's analyzer misreads realloc(NULL, n) repeated) */
 static void *alloc(size_t n, size_t size) {
     void *q = malloc(n && size ? n * size : 1);
-    if (!q) abort();
+    if (!q) pd_nomem();
     return q;
 }
 
@@ -105,7 +105,7 @@ static void table_add(collapse_ctx *c, const char **frames, size_t n, uint64_t c
     if ((c->n + 1) * 2 > c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 4096, j;
         stack_count *t = calloc(cap, sizeof *t);
-        if (!t) abort();
+        if (!t) pd_nomem();
         for (j = 0; j < c->cap; j++) {
             if (!c->table[j].frames) continue;
             for (i = c->table[j].hash & (cap - 1); t[i].frames; i = (i + 1) & (cap - 1)) {}
@@ -268,7 +268,7 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
         c->key = grow((void *)c->key, c->capkey, sizeof *c->key);
     }
     if (!c->cache) {
-        if (!(c->cache = calloc(FRAME_CACHE_SIZE, sizeof *c->cache))) abort();
+        if (!(c->cache = calloc(FRAME_CACHE_SIZE, sizeof *c->cache))) pd_nomem();
         pd_hash_u64(0); /* draws the seed */
         c->key_seed = pd_hash_key[1];
     }

@@ -1,5 +1,6 @@
 /* pd_filter.c - perf report's sample and entry filters (pd_filter.h). */
 #include "pd_filter.h"
+#include "pd_intern.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -22,7 +23,7 @@ const pd_opt pd_filter_opts[] = {
 
 static char *dup(const char *s, size_t n) {
     char *p = malloc(n + 1);
-    if (!p) abort();
+    if (!p) pd_nomem();
     memcpy(p, s, n);
     p[n] = 0;
     return p;
@@ -47,7 +48,7 @@ static void parse_strlist(pd_strlist *l, const char *value) {
             if (strlist_has(l, s)) free(s);
             else {
                 l->v = realloc(l->v, (l->n + 1) * sizeof *l->v);
-                if (!l->v) abort();
+                if (!l->v) pd_nomem();
                 l->v[l->n++] = s;
             }
         }
@@ -57,7 +58,7 @@ static void parse_strlist(pd_strlist *l, const char *value) {
 
 static void add_range(pd_range **v, size_t *n, uint64_t lo, uint64_t hi) {
     *v = realloc(*v, (*n + 1) * sizeof **v);
-    if (!*v) abort();
+    if (!*v) pd_nomem();
     (*v)[*n].lo = lo;
     (*v)[(*n)++].hi = hi;
 }

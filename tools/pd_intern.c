@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -124,7 +125,7 @@ static void intern_grow(pd_intern *t) {
     size_t cap = t->cap ? t->cap * 2 : 1024, i, s;
     char **slots = (char **)calloc(cap, sizeof *slots);
     uint64_t *hashes = (uint64_t *)calloc(cap, sizeof *hashes);
-    if (!slots || !hashes) abort(); /* the tools have no way on without memory */
+    if (!slots || !hashes) pd_nomem();
     for (i = 0; i < t->cap; i++) {
         if (!t->slots[i]) continue;
         for (s = (size_t)t->hashes[i] & (cap - 1); slots[s]; s = (s + 1) & (cap - 1)) {}
@@ -149,7 +150,7 @@ const char *pd_intern_n(pd_intern *t, const char *s, size_t n) {
     for (i = (size_t)h & (t->cap - 1); t->slots[i]; i = (i + 1) & (t->cap - 1))
         if (t->hashes[i] == h && !strncmp(t->slots[i], s, n) && t->slots[i][n] == 0) return t->slots[i];
     c = (char *)malloc(n + 1);
-    if (!c) abort();
+    if (!c) pd_nomem();
     memcpy(c, s, n);
     c[n] = 0;
     t->slots[i] = c;
@@ -166,4 +167,9 @@ void pd_intern_free(pd_intern *t) {
     free(t->slots);
     free(t->hashes);
     memset(t, 0, sizeof *t);
+}
+
+void pd_nomem(void) {
+    fputs("perfdata: out of memory\n", stderr);
+    exit(1);
 }

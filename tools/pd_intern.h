@@ -17,6 +17,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Out of memory: the tools have no way on. Says so on stderr and exits
+   with status 1 (an abort() said nothing). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noreturn))
+#endif
+void pd_nomem(void);
+
 typedef struct pd_intern {
     char **slots;              /* open addressing; NULL is empty */
     uint64_t *hashes;          /* the hash of each slot's text */

@@ -31,7 +31,7 @@ static void *grow(void *p, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return p;
     while (n < need) n *= 2;
     q = realloc(p, n * elem);
-    if (!q) abort(); /* the tools have no way on without memory */
+    if (!q) pd_nomem();
     *cap = n;
     return q;
 }
@@ -51,7 +51,7 @@ static void resize(pd_map_node *t) { t->size = 1 + size_of(t->left) + size_of(t-
 
 static pd_map_node *node_new(pd_state *st, const pd_map_entry *e) {
     pd_map_node *t = (pd_map_node *)malloc(sizeof *t);
-    if (!t) abort(); /* the tools have no way on without memory */
+    if (!t) pd_nomem();
     t->e = *e;
     t->left = t->right = NULL;
     t->refs = 1;
@@ -82,7 +82,7 @@ static pd_map_node *node_own(pd_map_node *t) {
     pd_map_node *c;
     if (t->refs == 1) return t;
     c = (pd_map_node *)malloc(sizeof *c);
-    if (!c) abort(); /* the tools have no way on without memory */
+    if (!c) pd_nomem();
     *c = *t;
     c->refs = 1;
     node_get(c->left);
@@ -165,7 +165,7 @@ const pd_map_entry *pd_maps_at(const pd_maps *m, size_t i) {
 
 static pd_maps *maps_new(pd_state *st, pd_map_node *root) {
     pd_maps *m = (pd_maps *)calloc(1, sizeof *m);
-    if (!m) abort(); /* the tools have no way on without memory */
+    if (!m) pd_nomem();
     m->root = root;
     m->refs = 1;
     m->gen = ++st->gen;
@@ -304,7 +304,7 @@ const char *pd_state_intern(pd_state *st, const char *s, size_t n) { return pd_i
 
 static pd_comm *new_cell(pd_state *st, const char *str) {
     pd_comm *c = (pd_comm *)malloc(sizeof *c);
-    if (!c) abort(); /* the tools have no way on without memory */
+    if (!c) pd_nomem();
     c->str = str;
     c->next = st->cells;
     st->cells = c;
@@ -362,7 +362,7 @@ static size_t slot_of(int32_t tid, size_t cap) { return (size_t)pd_hash_u64((uin
 static void rehash(pd_state *st) {
     size_t cap = st->cap ? st->cap * 2 : 1024, i;
     pd_thread *old = st->threads, *t = (pd_thread *)calloc(cap, sizeof *t);
-    if (!t) abort();
+    if (!t) pd_nomem();
     for (i = 0; i < st->cap; i++) {
         size_t s;
         if (!old[i].used) continue;

@@ -51,7 +51,7 @@ static void add_build_id(pd_symbolizer *s, const perfdata_build_id *b) {
         size_t oldcap = s->capbids, i;
         s->capbids = oldcap ? oldcap * 2 : 64;
         s->bids = calloc(s->capbids, sizeof *s->bids);
-        if (!s->bids) abort(); /* the tools have no way on without memory */
+        if (!s->bids) pd_nomem();
         for (i = 0; i < oldcap; i++)
             if (old[i].name) s->bids[bid_slot(s, old[i].name)] = old[i];
         free(old);
@@ -266,7 +266,7 @@ static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
         size_t cap = s->capdsos ? s->capdsos * 2 : 64;
         pd_dso *v = realloc(s->dsos, cap * sizeof *v);
         size_t *slots = calloc(2 * cap, sizeof *slots);
-        if (!v || !slots) abort();
+        if (!v || !slots) pd_nomem();
         s->dsos = v;
         s->capdsos = cap;
         free(s->dso_slots);

@@ -213,10 +213,14 @@ static void inflate_begin(pd_session *s, perfdata_cursor *c) {
     }
     /* A fresh stream (each data.N of a directory has its own). */
     if (z->zstd && z->window) perfdata_zstd_dctx_init((perfdata_zstd_dctx *)z->zstd, z->window, z->window_size, 0);
-    /* Generous: a writer may put more than mmap_len into one chunk. */
     /* The buffer size comes from the file: a hostile mmap_len (up to 4 GiB)
-       must not become a huge allocation; a chunk beyond 256 MiB fails. */
-    cap = z->sizes.buffer > (128u << 20) ? (256u << 20) : (size_t)z->sizes.buffer * 2;
+       must not become a huge allocation. One chunk's output is taken to be
+       at most 120 MiB (perf writes at most its mmap_len, 512 KiB by
+       default; a chunk beyond that fails), and the buffer is generous
+       within that: a writer may put more than mmap_len into one chunk. The
+       buffers of an ordered walk are sized from the same clamped value. */
+    if (z->sizes.buffer > (120u << 20)) z->sizes.buffer = 120u << 20;
+    cap = (size_t)z->sizes.buffer * 2;
     if (keep) cap += 16u << 20;
     if (z->zstd && z->window) buf = inflate_block(z, cap);
     perfdata_inflate_init(&z->z, c, &z->sizes, buf, buf ? cap : 0, buf ? perfdata_zstd_chunk : NULL, z->zstd);

@@ -180,7 +180,7 @@ static void new_row(report_ctx *r) {
     if (r->n == r->capv) {
         r->capv = r->capv ? r->capv * 2 : 4096;
         r->v = realloc(r->v, r->capv * sizeof *r->v);
-        if (!r->v) abort(); /* the tools have no way on without memory */
+        if (!r->v) pd_nomem();
     }
 }
 
@@ -232,7 +232,7 @@ static size_t in_order(const entry *v, size_t root, size_t *out) {
 static void collapse(report_ctx *r) {
     size_t ev, i, *order = malloc((r->n ? r->n : 1) * sizeof *order);
     int k, any = 0;
-    if (!order) abort();
+    if (!order) pd_nomem();
     for (k = 0; k < r->nkeys; k++) any |= r->keys[k] == KEY_COMM;
     for (ev = 0; any && ev < r->nev; ev++) {
         size_t n = in_order(r->v, r->root[ev], order), root = NIL;
@@ -260,7 +260,7 @@ static void collapse(report_ctx *r) {
 static size_t *pairs_of(report_ctx *r, size_t x, uint32_t nr) {
     size_t i;
     if (!r->v[x].pairs) {
-        if (!(r->v[x].pairs = malloc(nr * sizeof *r->v[x].pairs))) abort();
+        if (!(r->v[x].pairs = malloc(nr * sizeof *r->v[x].pairs))) pd_nomem();
         for (i = 0; i < nr; i++) r->v[x].pairs[i] = NIL;
     }
     return r->v[x].pairs;
@@ -279,7 +279,7 @@ static void link_groups(report_ctx *r) {
         for (m = 1; m < nr && ev + m < r->nev; m++) {
             /* room for every row, the leader's dummies to come included */
             size_t n, *order = malloc((r->n + 1) * 2 * sizeof *order);
-            if (!order) abort(); /* the tools have no way on without memory */
+            if (!order) pd_nomem();
             n = in_order(r->v, r->root[ev], order);
             for (i = 0; i < n; i++) { /* hists__match */
                 size_t at = r->root[ev + m];
@@ -324,7 +324,7 @@ static void link_groups(report_ctx *r) {
 /* Each row's seq: its place in the tree perf prints from. */
 static void number(report_ctx *r) {
     size_t ev, i, seq = 0, *order = malloc((r->n ? r->n : 1) * sizeof *order);
-    if (!order) abort();
+    if (!order) pd_nomem();
     for (ev = 0; ev < r->nev; ev++) {
         size_t n = in_order(r->v, r->root[ev], order);
         for (i = 0; i < n; i++) r->v[order[i]].seq = seq++;
@@ -347,12 +347,12 @@ static proc_row *proc_of(report_ctx *r, int32_t pid) {
     if (r->nprocs == r->capprocs) {
         r->capprocs = r->capprocs ? r->capprocs * 2 : 64;
         r->procs = realloc(r->procs, r->capprocs * sizeof *r->procs);
-        if (!r->procs) abort();
+        if (!r->procs) pd_nomem();
     }
     if ((r->nprocs + 1) * 2 > r->capproc_slots) {
         r->capproc_slots = r->capproc_slots ? r->capproc_slots * 2 : 128;
         free(r->proc_slots);
-        if (!(r->proc_slots = calloc(r->capproc_slots, sizeof *r->proc_slots))) abort();
+        if (!(r->proc_slots = calloc(r->capproc_slots, sizeof *r->proc_slots))) pd_nomem();
         for (i = 0; i < r->nprocs; i++) r->proc_slots[proc_slot(r, r->procs[i].pid)] = i + 1;
     }
     r->proc_slots[proc_slot(r, pid)] = r->nprocs + 1;
@@ -400,7 +400,7 @@ static uint64_t *read_last(report_ctx *r, uint64_t id) {
         size_t oldcap = r->capread_ids, j;
         r->capread_ids = oldcap ? oldcap * 2 : 64;
         r->read_ids = calloc(r->capread_ids, sizeof *r->read_ids);
-        if (!r->read_ids) abort(); /* the tools have no way on without memory */
+        if (!r->read_ids) pd_nomem();
         for (j = 0; j < oldcap; j++) {
             if (!old[j].used) continue;
             for (i = (size_t)pd_hash_u64(old[j].id) & (r->capread_ids - 1); r->read_ids[i].used;
@@ -453,7 +453,7 @@ static void add_groups(report_ctx *r, perfdata_view sec, int big) {
         r->group_name[g.leader_idx] = NULL;
         if (g.name.n && !(g.name.n == 12 && !memcmp(g.name.p, "{anon_group}", 12))) {
             char *name = malloc(g.name.n + 1);
-            if (!name) abort();
+            if (!name) pd_nomem();
             memcpy(name, g.name.p, g.name.n);
             name[g.name.n] = 0;
             r->group_name[g.leader_idx] = name;
@@ -814,7 +814,7 @@ static const char *map_list(char **buf, size_t *cap, const pd_maps *maps, size_t
         *room -= len;
         if (need > *cap) {
             *cap = need * 2;
-            if (!(*buf = realloc(*buf, *cap))) abort(); /* the tools have no way on without memory */
+            if (!(*buf = realloc(*buf, *cap))) pd_nomem();
         }
         at += (size_t)snprintf(*buf + at, *cap - at, "%s%llx-%llx %llx ", j ? ";" : "", (unsigned long long)m->start,
                                (unsigned long long)m->end, (unsigned long long)m->pgoff);
@@ -823,7 +823,7 @@ static const char *map_list(char **buf, size_t *cap, const pd_maps *maps, size_t
             else (*buf)[at++] = *c;
         }
     }
-    if (!*buf && !(*buf = malloc(*cap = 1))) abort();
+    if (!*buf && !(*buf = malloc(*cap = 1))) pd_nomem();
     (*buf)[at] = 0;
     return *buf;
 }
@@ -977,13 +977,13 @@ int pd_cmd_report(int argc, char **argv) {
     r.nev = s.file.cap_events ? s.file.cap_events : 1;
     r.ev_period = calloc(r.nev, sizeof *r.ev_period);
     r.root = malloc(r.nev * sizeof *r.root);
-    if (!r.root) abort();
+    if (!r.root) pd_nomem();
     for (i = 0; i < r.nev; i++) r.root[i] = NIL;
     r.ev_samples = calloc(r.nev, sizeof *r.ev_samples);
     r.leader = malloc(r.nev * sizeof *r.leader);
     r.members = calloc(r.nev, sizeof *r.members);
     r.group_name = calloc(r.nev, sizeof *r.group_name);
-    if (!r.ev_period || !r.ev_samples || !r.leader || !r.members || !r.group_name) abort();
+    if (!r.ev_period || !r.ev_samples || !r.leader || !r.members || !r.group_name) pd_nomem();
     for (i = 0; i < r.nev; i++) r.leader[i] = -1;
     {
         perfdata_view sec;
@@ -997,7 +997,7 @@ int pd_cmd_report(int argc, char **argv) {
     link_groups(&r);
     number(&r);
     sorted = malloc((r.n ? r.n : 1) * sizeof(entry *));
-    if (!sorted) abort();
+    if (!sorted) pd_nomem();
     for (i = 0; i < r.n; i++)
         if (!r.v[i].merged) sorted[n++] = &r.v[i];
     memcpy(g_keys, r.keys, sizeof g_keys);

@@ -91,7 +91,7 @@ static void key_put(bctx *b, const void *p, size_t n) {
     if (b->klen + n + 8 > b->kcap) {
         b->kcap = (b->klen + n + 8) * 2;
         b->kbuf = realloc(b->kbuf, b->kcap);
-        if (!b->kbuf) abort();
+        if (!b->kbuf) pd_nomem();
     }
     memcpy(b->kbuf + b->klen, &n, sizeof n);
     b->klen += sizeof n;
@@ -135,7 +135,7 @@ static void row_key(bctx *b, const brow *r) {
 static void table_grow(bctx *b) {
     size_t cap = b->cap ? b->cap * 2 : 1024, i, s;
     brow *t = calloc(cap, sizeof *t);
-    if (!t) abort();
+    if (!t) pd_nomem();
     for (i = 0; i < b->cap; i++) {
         if (!b->rows[i].key) continue;
         for (s = (size_t)pd_hash_bytes(b->rows[i].key, b->rows[i].keylen) & (cap - 1); t[s].key; s = (s + 1) & (cap - 1)) {}
@@ -159,7 +159,7 @@ static void add(bctx *b, const brow *r) {
     b->rows[s].count = 1;
     b->rows[s].seq = b->n;
     b->rows[s].key = malloc(b->klen);
-    if (!b->rows[s].key) abort();
+    if (!b->rows[s].key) pd_nomem();
     memcpy(b->rows[s].key, b->kbuf, b->klen);
     b->rows[s].keylen = b->klen;
     b->n++;
@@ -441,10 +441,10 @@ int pd_report_branch(const char *path, int mode, const pd_branch_options *o) {
     b.sym.verbose = verbose;
     b.nev = b.s.file.cap_events ? b.s.file.cap_events : 1;
     b.ev_count = calloc(b.nev, sizeof *b.ev_count);
-    if (!b.ev_count) abort();
+    if (!b.ev_count) pd_nomem();
     rc = pd_session_walk_ordered(&b.s, on_record, &b);
     sorted = malloc((b.n ? b.n : 1) * sizeof(brow *));
-    if (!sorted) abort();
+    if (!sorted) pd_nomem();
     for (i = 0; i < b.cap; i++)
         if (b.rows[i].key) sorted[n++] = &b.rows[i];
     memcpy(g_keys, b.keys, sizeof g_keys);
