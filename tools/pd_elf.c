@@ -155,7 +155,25 @@ struct pd_elf {
     struct { uint64_t offset, filesz, vaddr; int exec; } loads[16];
     size_t nloads;
     int all_loads;
+    uint64_t dev, ino;          /* the file's identity (pd_elf_find shares by it) */
+    size_t refs;                /* pd_elf_close drops one */
 };
+
+/* The files pd_elf_find has opened, by identity: many recorded names can
+   be one file (links, "/proc/self/exe", ...), read once. Open addressing;
+   each entry holds a reference. Inode numbers are not the input's to
+   choose, so a plain mix of them spreads them well enough. */
+struct pd_elf__opened {
+    pd_elf **slots;
+    size_t n, cap;
+};
+
+static size_t opened_slot(const struct pd_elf__opened *o, uint64_t dev, uint64_t ino) {
+    uint64_t h = (ino ^ (dev * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+    size_t i = (size_t)(h >> 32) & (o->cap - 1);
+    while (o->slots[i] && !(o->slots[i]->dev == dev && o->slots[i]->ino == ino)) i = (i + 1) & (o->cap - 1);
+    return i;
+}
 
 /* A field of an entry whose view is at least the layout's entry size. */
 static uint64_t field(const pd_elf *e, view entry, unsigned at, unsigned width) {
@@ -675,6 +693,7 @@ static pd_elf_status open_mem(const void *data, size_t size, int want_symbols, p
     if (!data && size) return fail(err, PD_ELF_BAD_ARGUMENT, 0, NULL);
     e = (pd_elf *)calloc(1, sizeof *e);
     if (!e) return fail(err, PD_ELF_NO_MEMORY, 0, NULL);
+    e->refs = 1;
     e->file.p = (const unsigned char *)data;
     e->file.n = size;
     e->file.offset = 0;
@@ -690,29 +709,32 @@ pd_elf_status pd_elf_open_mem(const void *data, size_t size, pd_elf **out, pd_el
     return open_mem(data, size, 1, out, err);
 }
 
-pd_elf_status pd_elf_open_regular(const char *path, int *fd, uint64_t *size, pd_elf_error *err) {
-    struct stat st;
+/* pd_elf_open_regular, with the descriptor's stat. */
+static pd_elf_status open_regular(const char *path, int *fd, struct stat *st, pd_elf_error *err) {
     int f;
     clear_error(err);
     if (!path || !fd) return fail(err, PD_ELF_BAD_ARGUMENT, 0, NULL);
     *fd = -1;
-    if (stat(path, &st) < 0) return fail(err, PD_ELF_IO, 0, "cannot open the file");
-    if (!S_ISREG(st.st_mode)) return fail(err, PD_ELF_NOT_REGULAR, 0, NULL);
+    if (stat(path, st) < 0) return fail(err, PD_ELF_IO, 0, "cannot open the file");
+    if (!S_ISREG(st->st_mode)) return fail(err, PD_ELF_NOT_REGULAR, 0, NULL);
     if ((f = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0) return fail(err, PD_ELF_IO, 0, "cannot open the file");
-    if (fstat(f, &st) < 0) { fail(err, PD_ELF_IO, 0, "cannot stat the file"); close(f); return PD_ELF_IO; }
-    if (!S_ISREG(st.st_mode)) { close(f); return fail(err, PD_ELF_NOT_REGULAR, 0, NULL); }
+    if (fstat(f, st) < 0) { fail(err, PD_ELF_IO, 0, "cannot stat the file"); close(f); return PD_ELF_IO; }
+    if (!S_ISREG(st->st_mode)) { close(f); return fail(err, PD_ELF_NOT_REGULAR, 0, NULL); }
     *fd = f;
-    if (size) *size = (uint64_t)st.st_size;
     return PD_ELF_OK;
 }
 
-/* A read-only private map of a regular, non-empty file. */
-static pd_elf_status map_file(const char *path, void **map, size_t *size, pd_elf_error *err) {
-    uint64_t n;
-    int fd;
-    pd_elf_status st;
+pd_elf_status pd_elf_open_regular(const char *path, int *fd, uint64_t *size, pd_elf_error *err) {
+    struct stat st;
+    pd_elf_status rc = open_regular(path, fd, &st, err);
+    if (rc == PD_ELF_OK && size) *size = (uint64_t)st.st_size;
+    return rc;
+}
+
+/* A read-only private map of the regular file open on fd (n bytes), which
+   is closed. */
+static pd_elf_status map_fd(int fd, uint64_t n, void **map, size_t *size, pd_elf_error *err) {
     void *p;
-    if ((st = pd_elf_open_regular(path, &fd, &n, err)) != PD_ELF_OK) return st;
     if (n == 0) { close(fd); return fail(err, PD_ELF_TRUNCATED, 0, "empty file"); }
     if (n > (size_t)-1) { close(fd); errno = EFBIG; return fail(err, PD_ELF_IO, 0, "too large to map"); }
     p = mmap(NULL, (size_t)n, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -723,21 +745,60 @@ static pd_elf_status map_file(const char *path, void **map, size_t *size, pd_elf
     return PD_ELF_OK;
 }
 
-static pd_elf_status open_file(const char *path, int want_symbols, pd_elf **out, pd_elf_error *err) {
+/* The file at path; with `opened`, one already read under another name is
+   shared (a reference more) instead of read again, and a new one is kept
+   there (the table's reference). */
+static pd_elf_status open_file_shared(const char *path, int want_symbols, struct pd_elf__opened *opened, pd_elf **out,
+                                      pd_elf_error *err) {
     void *map = NULL;
-    size_t size = 0;
+    size_t size = 0, i;
     pd_elf_status st;
+    struct stat sb;
+    int fd;
     clear_error(err);
     if (!out || !path) return fail(err, PD_ELF_BAD_ARGUMENT, 0, NULL);
     *out = NULL;
-    if ((st = map_file(path, &map, &size, err)) != PD_ELF_OK) return st;
+    if ((st = open_regular(path, &fd, &sb, err)) != PD_ELF_OK) return st;
+    if (opened && opened->cap) {
+        i = opened_slot(opened, (uint64_t)sb.st_dev, (uint64_t)sb.st_ino);
+        if (opened->slots[i]) {
+            close(fd);
+            *out = opened->slots[i];
+            (*out)->refs++;
+            return PD_ELF_OK;
+        }
+    }
+    if ((st = map_fd(fd, (uint64_t)sb.st_size, &map, &size, err)) != PD_ELF_OK) return st;
     if ((st = open_mem(map, size, want_symbols, out, err)) != PD_ELF_OK || !*out) {
         munmap(map, size);
         return st != PD_ELF_OK ? st : fail(err, PD_ELF_NO_MEMORY, 0, NULL);
     }
     (*out)->mapping = map;
     (*out)->mapping_size = size;
+    (*out)->dev = (uint64_t)sb.st_dev;
+    (*out)->ino = (uint64_t)sb.st_ino;
+    if (opened) {
+        if ((opened->n + 1) * 2 > opened->cap) {
+            struct pd_elf__opened bigger;
+            size_t k;
+            bigger.cap = opened->cap ? opened->cap * 2 : 64;
+            bigger.n = opened->n;
+            if (!(bigger.slots = (pd_elf **)calloc(bigger.cap, sizeof *bigger.slots))) return PD_ELF_OK; /* not shared */
+            for (k = 0; k < opened->cap; k++)
+                if (opened->slots[k]) bigger.slots[opened_slot(&bigger, opened->slots[k]->dev, opened->slots[k]->ino)] =
+                        opened->slots[k];
+            free(opened->slots);
+            *opened = bigger;
+        }
+        opened->slots[opened_slot(opened, (*out)->dev, (*out)->ino)] = *out;
+        opened->n++;
+        (*out)->refs++;
+    }
     return PD_ELF_OK;
+}
+
+static pd_elf_status open_file(const char *path, int want_symbols, pd_elf **out, pd_elf_error *err) {
+    return open_file_shared(path, want_symbols, NULL, out, err);
 }
 
 pd_elf_status pd_elf_open_file(const char *path, pd_elf **out, pd_elf_error *err) {
@@ -745,7 +806,7 @@ pd_elf_status pd_elf_open_file(const char *path, pd_elf **out, pd_elf_error *err
 }
 
 void pd_elf_close(pd_elf *elf) {
-    if (!elf) return;
+    if (!elf || --elf->refs > 0) return;
     free(elf->syms);
     free(elf->plt);
     free(elf->plt_names);
@@ -958,6 +1019,12 @@ static pd_elf_status symdir_index(pd_elf_search *s, pd_elf_error *err) {
 
 void pd_elf_search_free(pd_elf_search *search) {
     size_t i;
+    if (search && search->opened_) {
+        for (i = 0; i < search->opened_->cap; i++) pd_elf_close(search->opened_->slots[i]);
+        free(search->opened_->slots);
+        free(search->opened_);
+        search->opened_ = NULL;
+    }
     if (!search || !search->index_) return;
     for (i = 0; i < search->index_->n; i++) free(search->index_->entries[i].path);
     free(search->index_->entries);
@@ -967,6 +1034,7 @@ void pd_elf_search_free(pd_elf_search *search) {
 
 /* What pd_elf_find has seen so far. */
 typedef struct finder {
+    pd_elf_search *search;
     const unsigned char *id;
     size_t id_size;
     pd_elf *mismatch;           /* first file found by path with another build id */
@@ -988,8 +1056,12 @@ static void note_failure(finder *f, pd_elf_status st, const pd_elf_error *e, con
 static int try_candidate(finder *f, const char *path, pd_elf_where where, pd_elf **out, pd_elf_found *found) {
     pd_elf_error e;
     pd_elf *elf = NULL;
-    pd_elf_status st = open_file(path, 1, &elf, &e);
+    pd_elf_status st;
     int by_path = where == PD_ELF_FROM_SYMFS || where == PD_ELF_FROM_PATH;
+    if (!f->search->opened_ && !(f->search->opened_ = (struct pd_elf__opened *)calloc(1, sizeof *f->search->opened_)))
+        st = open_file(path, 1, &elf, &e);
+    else
+        st = open_file_shared(path, 1, f->search->opened_, &elf, &e);
     if (st != PD_ELF_OK || !elf) { note_failure(f, st, &e, path); return 0; }
     if ((by_path && !f->id_size) || build_id_matches(&elf->info, f->id, f->id_size)) {
         *out = elf;
@@ -1071,6 +1143,7 @@ pd_elf_status pd_elf_find(pd_elf_search *search, const char *path, const unsigne
     if (!build_id) build_id_size = 0;
     if (!path && !build_id_size) return fail(err, PD_ELF_BAD_ARGUMENT, 0, "neither a path nor a build id");
     memset(&f, 0, sizeof f);
+    f.search = search;
     f.id = build_id;
     f.id_size = build_id_size;
     /* a path too long to normalise is looked for by build id only */

@@ -202,6 +202,7 @@ pd_elf_status pd_elf_map_to_vaddr(const pd_elf *elf, uint64_t map_start, uint64_
 /* ------------------------------------------------------ finding binaries */
 
 struct pd_elf__symdir_index;
+struct pd_elf__opened;
 
 typedef struct pd_elf_search {
     const char *symfs;          /* --symfs DIR: DIR + the normalised path instead of the
@@ -210,6 +211,7 @@ typedef struct pd_elf_search {
     const char *buildid_dir;    /* perf's build-id cache; NULL: $HOME/.debug */
     const char *debug_dir;      /* debuginfo root; NULL: /usr/lib/debug */
     struct pd_elf__symdir_index *index_; /* private: the symdir scan, made on first use */
+    struct pd_elf__opened *opened_;      /* private: the files read, shared by identity */
 } pd_elf_search;
 
 typedef enum pd_elf_where {
@@ -242,7 +244,9 @@ typedef struct pd_elf_found {
    first candidate that exists but would not open. found may be NULL. */
 pd_elf_status pd_elf_find(pd_elf_search *search, const char *path, const unsigned char *build_id,
                           size_t build_id_size, pd_elf **out, pd_elf_found *found, pd_elf_error *err);
-/* Frees the symdir scan. The search may be used again afterwards. */
+/* Frees the symdir scan and the search's references to the files it read
+   (an ELF pd_elf_find gave out stays valid until its own pd_elf_close).
+   The search may be used again afterwards. */
 void pd_elf_search_free(pd_elf_search *search);
 
 /* ------------------------------------------------------- kernel symbols */

@@ -215,11 +215,11 @@ static void inflate_begin(pd_session *s, perfdata_cursor *c) {
     if (z->zstd && z->window) perfdata_zstd_dctx_init((perfdata_zstd_dctx *)z->zstd, z->window, z->window_size, 0);
     /* The buffer size comes from the file: a hostile mmap_len (up to 4 GiB)
        must not become a huge allocation. One chunk's output is taken to be
-       at most 120 MiB (perf writes at most its mmap_len, 512 KiB by
-       default; a chunk beyond that fails), and the buffer is generous
-       within that: a writer may put more than mmap_len into one chunk. The
+       at most 64 MiB (perf writes at most its mmap_len, 512 KiB by default,
+       `-m 16M` gives 16 MiB), and the buffer is twice that: a writer may put
+       more than mmap_len into one chunk; one beyond the buffer fails. The
        buffers of an ordered walk are sized from the same clamped value. */
-    if (z->sizes.buffer > (120u << 20)) z->sizes.buffer = 120u << 20;
+    if (z->sizes.buffer > (64u << 20) + 65535u) z->sizes.buffer = (64u << 20) + 65535u;
     cap = (size_t)z->sizes.buffer * 2;
     if (keep) cap += 16u << 20;
     if (z->zstd && z->window) buf = inflate_block(z, cap);
