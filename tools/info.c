@@ -585,6 +585,7 @@ static void print_bpf_btf(info_ctx *c, perfdata_view sec) {
     perfdata_error err;
     size_t st = 0, n = 0, i;
     uint32_t *ids;
+    if (c->big) return; /* perf skips the section in byte-swapped files */
     if (perfdata_decode_feat_bpf_btf(sec, c->big, &l, &err) != PERFDATA_OK) {
         feat_fail(c, PERFDATA_FEAT_BPF_BTF, "not printed", &err);
         return;
@@ -831,6 +832,9 @@ static void walk_pipe_features(void *ctx, const perfdata_record *rec, const char
         return;
     }
     if (hf.feat_id >= 32) return; /* features after perf 6.1's: it prints none */
+    /* features perf has no process function for, which its pipe reader
+       skips (perf record never sends them in a pipe) */
+    if (hf.feat_id == PERFDATA_FEAT_BRANCH_STACK || hf.feat_id == PERFDATA_FEAT_STAT) return;
     if (hf.feat_id == PERFDATA_FEAT_GROUP_DESC && !group_desc_affordable(c)) return;
     note_feature(c, (unsigned)hf.feat_id, hf.data);
     print_feature(c, (unsigned)hf.feat_id, hf.data);
