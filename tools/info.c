@@ -850,7 +850,7 @@ int pd_info_print(pd_session *s, FILE *out, time_t mtime) {
     c.s = s;
     c.out = out;
     c.big = (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
-    c.group_budget = (uint64_t)f->buffer.n * 8u + (1u << 20);
+    c.group_budget = (uint64_t)f->buffer.n * 8u + 65536u; /* a pipe's attr takes 72 bytes or more */
     fprintf(out, "# ========\n# captured on    : %s", ctime(&mtime));
     fprintf(out, "# header version : 1\n");
     if (f->flags & PERFDATA_FILE_PIPE) {

@@ -21,17 +21,11 @@ const char *pd_event_name(pd_session *s, size_t e) {
     return perfdata_event_name(&s->file, e, buf, sizeof buf);
 }
 
-int pd_session_open(pd_session *s, const char *path) {
-    char msg[4400];
+/* The file parsed from s->input, which is open. */
+static int session_start(pd_session *s, const char *path) {
     perfdata_error err;
     size_t nev = 0, nids;
     perfdata_view arch;
-    memset(s, 0, sizeof *s);
-    s->path = path;
-    if (pd_input_open(&s->input, path, msg, sizeof msg) < 0) {
-        fprintf(stderr, "perfdata: %s\n", msg);
-        return -1;
-    }
     /* A pipe that ends badly still has a count of what came before; a bad
        file header fails perfdata_open below with the same error. */
     perfdata_count_events(s->input.main.data, s->input.main.size, &nev, &err);
@@ -58,6 +52,27 @@ int pd_session_open(pd_session *s, const char *path) {
         s->arch[arch.n] = 0;
     }
     return 0;
+}
+
+int pd_session_open(pd_session *s, const char *path) {
+    char msg[4400];
+    memset(s, 0, sizeof *s);
+    s->path = path;
+    if (pd_input_open(&s->input, path, msg, sizeof msg) < 0) {
+        fprintf(stderr, "perfdata: %s\n", msg);
+        return -1;
+    }
+    return session_start(s, path);
+}
+
+int pd_session_open_mem(pd_session *s, const unsigned char *data, size_t size, const char *name) {
+    memset(s, 0, sizeof *s);
+    s->path = name;
+    s->input.main.data = data;
+    s->input.main.size = size;
+    s->input.main.next_check = (size_t)-1; /* not a mapping: nothing to give back */
+    snprintf(s->input.main.path, sizeof s->input.main.path, "%s", name);
+    return session_start(s, name);
 }
 
 struct pd_block {
