@@ -76,6 +76,7 @@ else
     skip "mutation sweep over corpus files under 64 KiB (ASan+UBSan)" "$CORPUS not found"
 fi
 
+count "info on hostile feature sections: tests/hostile/info-*, and 1 MB inputs against time and output (ASan build)" python3 tests/hostile_info.py build/asan/perfdata
 count "fuzz targets replay their corpora and tests/hostile (ASan+UBSan)" make -s fuzz-replay
 count "zstd decoder = zstd -d, byte for byte (quick set; full: sh zstd/test_zstd.sh)" sh zstd/test_zstd.sh --quick
 
