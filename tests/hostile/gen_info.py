@@ -3,8 +3,8 @@
 `perfdata info` (tools/info.c, tools/bpf_info.c) with hostile feature
 sections. One function per input; `python3 tests/hostile/gen_info.py`
 rewrites them all, byte for byte the same each time. What each one holds
-and what it used to do is in tests/hostile/README.md; the checks that run
-`perfdata info` on them are in tests/hostile_info.py.
+is in tests/hostile/README.md; the checks that run `perfdata info` on them
+are in tests/hostile_info.py.
 
     python3 tests/hostile/gen_info.py [OUTDIR]    (default: this directory)
     python3 tests/hostile/gen_info.py --large DIR (the test's 1 MB inputs)
@@ -97,9 +97,9 @@ def btf_section(p, blobs):
 
 
 def info_numa_cpulist_overflow():
-    """NUMA cpu lists whose numbers do not fit: a range from 2^64-100 down
-    to 0 (wrapped to -100 in a long: 32 bytes written before the printer's
-    table) and a cpu of -2^40 (a segfault)."""
+    """NUMA cpu lists whose numbers do not fit an int, nor a long: a range
+    from 2^64 - 100 down to 0 (-100 as a long) and a cpu of 2^64 - 2^40
+    (-2^40 as a long). perf refuses both lists."""
     p = base()
     p.string_feature(FEAT_HOSTNAME, b'numa')
     p.feature(FEAT_NUMA_TOPOLOGY, numa_section(p, [b'18446744073709551516-0', b'18446742974197923840']))
@@ -130,8 +130,8 @@ def info_numa_cpulist_invalid():
 
 def info_bpf_prog_info_before_section():
     """A BPF program whose jited_ksyms offset is 2^64 - 8: `off + 8 * nr`
-    wrapped to 0 and passed the check, and the address printed was the 8
-    bytes before the program's data."""
+    wraps to 0, and the array would start 8 bytes before the program's
+    data."""
     p = base()
     data = bytes(range(0x40, 0x40 + 32))
     p.feature(FEAT_BPF_PROG_INFO, p.u32(1) + bpf_prog_info(p, 7, 1, (1 << 64) - 8, 8, 16, data, name=b'prog'))
@@ -140,8 +140,8 @@ def info_bpf_prog_info_before_section():
 
 def info_bpf_prog_info_huge_count():
     """A BPF program with 2^28 sub-programs whose arrays start 2^31 and
-    2^30 bytes before the end of the address space: the wrapped checks
-    passed and the printer read 2 GiB before the section (SIGSEGV)."""
+    2^30 bytes before the end of the address space: offset plus size wraps
+    to 0, and the arrays would start 2 GiB before the section."""
     p = base()
     nr = 1 << 28
     data = bytes(64)
@@ -204,9 +204,9 @@ def info_bpf_func_info_outside():
 
 def info_bpf_btf_header_wrap():
     """BTF blobs whose header offsets wrap a 32-bit size_t (header length
-    2^32 - 1 plus a type offset of 1; a string offset of 2^32 - 16), which
-    the old 32-bit sums took for small in-bounds offsets: libbpf refuses
-    both, so the programs are named as without BTF."""
+    2^32 - 1 plus a type offset of 1; a string offset of 2^32 - 16): summed
+    in 32 bits they look like small in-bounds offsets. libbpf refuses both,
+    so perf names the programs as without BTF."""
     p = base()
     a = bytearray(btf_blob([b'main_fn']))
     struct.pack_into('<II', a, 4, 0xffffffff, 1)
@@ -335,8 +335,8 @@ INPUTS = [
 
 def large_btf_lookups():
     """One BTF blob of 40000 types and a program of 15000 sub-programs
-    that all name the last type (the old printer walked the types from the
-    first for each)."""
+    that all name the last type: quadratic for a printer that walks the
+    types from the first for each name."""
     p = base()
     strs = b'\0f\0'
     types = struct.pack('<III', 0, BTF_KIND_FUNC_PROTO << 24, 0)
@@ -352,7 +352,7 @@ def large_btf_lookups():
 
 def large_btf_blobs():
     """10000 BTF blobs and 2000 programs that each name a blob near the
-    end (the old printer walked the blobs from the first for each)."""
+    end: quadratic for a printer that walks the blobs for each program."""
     p = base()
     blobs = [(i, btf_blob([b'f'])) for i in range(10000)]
     progs = [bpf_prog(p, i, 1, [2], btf_id=9000 + i % 1000) for i in range(2000)]
@@ -364,7 +364,7 @@ def large_btf_blobs():
 def large_pipe_group_descs():
     """A pipe with 1000 events and 23000 GROUP_DESC records, each one
     group of every event: each record walks every event, and perf prints
-    each (so did the old printer: 1000 names per record, 350 MB)."""
+    each (1000 names per record, 350 MB in all)."""
     st = SAMPLE_IDENTIFIER | SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_PERIOD
     p = Perf([Attr(config=i % 10, sample_type=st, ids=[i + 1], size=64) for i in range(1000)], pipe=True)
     rec = p.u32(1) + p.perf_string(b'g') + p.u32(0) + p.u32(1000)
