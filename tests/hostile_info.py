@@ -84,6 +84,8 @@ CASES = {
     'info-control-chars.data': (0, [
         '# hostname : host\\x0a# forged line\\x1b[2J\\x1b]0;title\\x07\\x0d\\x7f\\xc2\\x9b31m\\x09'], [], []),
     'info-control-chars-pipe.data': (0, [], [], []),
+    'info-zstd-window-1gib.data': (
+        3, ['# hostname : zstd', '# compressed : Zstd, level = 1, ratio = 1'], [], ['a window over 128 MiB']),
 }
 
 LARGE = {  # name: (exit status, lines, texts stderr must hold)

@@ -116,6 +116,7 @@ static int parse_cpu_list(perfdata_view v, cpu_range **out, size_t *nr) {
     *nr = 0;
     if (!v.n) return 0;
     if (v.p[0] < '0' || v.p[0] > '9') return 1;
+    if (v.n / 2 + 1 > (size_t)-1 / sizeof *r) return -1;
     r = (cpu_range *)malloc((v.n / 2 + 1) * sizeof *r); /* a run takes 2 bytes or more, its comma included */
     if (!r) return -1;
     while (i < v.n && v.p[i] >= '0' && v.p[i] <= '9') {

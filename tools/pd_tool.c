@@ -185,6 +185,11 @@ static void inflate_reclaim(pd_session *s) {
 /* Sets up perfdata_inflate over cursor c, which is at the first chunk or
    before it. Without compressed records or with --no-decompress, the chunks
    (if any) are yielded as they are. */
+/* The largest zstd window set up: libzstd's decoder refuses frames that ask
+   for more than 128 MiB (ZSTD_WINDOWLOG_LIMIT_DEFAULT), so perf reads no
+   such file, and the size is the frame header's to name. */
+#define PD_ZSTD_WINDOW_LIMIT (((size_t)128 << 20) + PERFDATA_ZSTD_BLOCK_SIZE_MAX)
+
 static void inflate_begin(pd_session *s, perfdata_cursor *c) {
     pd_inflate *z = &s->inflate;
     size_t win = 0, cap;
@@ -192,7 +197,8 @@ static void inflate_begin(pd_session *s, perfdata_cursor *c) {
     int keep = z->keep;
     if (!z->sizes.compressed) perfdata_inflate_measure(&s->file, c, &z->sizes, NULL);
     if (z->sizes.compressed && !s->no_decompress && !z->zstd &&
-        perfdata_zstd_window_buffer_size(z->sizes.first_chunk.p, z->sizes.first_chunk.n, &win) == 0 && win) {
+        perfdata_zstd_window_buffer_size(z->sizes.first_chunk.p, z->sizes.first_chunk.n, &win) == 0 && win &&
+        win <= PD_ZSTD_WINDOW_LIMIT) {
         z->zstd = malloc(sizeof(perfdata_zstd_dctx));
         z->window = malloc(win);
         z->window_size = win;
@@ -208,8 +214,8 @@ static void inflate_begin(pd_session *s, perfdata_cursor *c) {
     perfdata_inflate_init(&z->z, c, &z->sizes, buf, buf ? cap : 0, buf ? perfdata_zstd_chunk : NULL, z->zstd);
     z->z.keep = keep;
     if (z->sizes.compressed && !s->no_decompress && !buf) {
-        fprintf(stderr, "perfdata: %s: cannot set up decompression (bad first chunk or out of memory); "
-                        "compressed records are skipped\n", s->path);
+        fprintf(stderr, "perfdata: %s: cannot set up decompression (bad first chunk, a window over 128 MiB, "
+                        "or out of memory); compressed records are skipped\n", s->path);
         z->reported = 1;
         s->partial = 1;
     }

@@ -19,8 +19,8 @@ from perfgen import (Attr, Perf, FEAT_ARCH, FEAT_AUXTRACE, FEAT_BPF_BTF, FEAT_BP
                      FEAT_CPU_PMU_CAPS, FEAT_CPU_TOPOLOGY, FEAT_CPUDESC, FEAT_CPUID, FEAT_EVENT_DESC,
                      FEAT_GROUP_DESC, FEAT_HOSTNAME, FEAT_HYBRID_TOPOLOGY, FEAT_MEM_TOPOLOGY, FEAT_NRCPUS,
                      FEAT_NUMA_TOPOLOGY, FEAT_OSRELEASE, FEAT_PMU_CAPS, FEAT_PMU_MAPPINGS, FEAT_SAMPLE_TIME,
-                     FEAT_STAT, FEAT_TOTAL_MEM, FEAT_VERSION, SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_PERIOD,
-                     SAMPLE_TID, SAMPLE_TIME)
+                     FEAT_STAT, FEAT_TOTAL_MEM, FEAT_VERSION, FINISHED_ROUND, SAMPLE_IDENTIFIER, SAMPLE_IP,
+                     SAMPLE_PERIOD, SAMPLE_TID, SAMPLE_TIME, zstd_frame_header, zstd_raw_block)
 
 # struct bpf_prog_info (include/uapi/linux/bpf.h): the offsets perf's
 # bpf_event__print_bpf_prog_info reads
@@ -314,6 +314,18 @@ def info_control_chars_pipe():
     return rich(EVIL, pipe=True)
 
 
+def info_zstd_window_1gib():
+    """A pipe whose first COMPRESSED chunk starts a zstd frame that asks
+    for a 1 GiB window (libzstd's decoder, and so perf, refuses over 128
+    MiB); the chunk holds one FINISHED_ROUND record."""
+    p = Perf([Attr(ids=[1])], pipe=True)
+    p.header_feature(FEAT_HOSTNAME, p.perf_string(b'zstd'))
+    p.header_feature(FEAT_COMPRESSED, p.u32(0) + p.u32(1) + p.u32(1) + p.u32(1) + p.u32(4096))
+    inner = struct.pack('<IHH', FINISHED_ROUND, 0, 8)
+    p.compressed(zstd_frame_header(window_log=30) + zstd_raw_block(inner, last=True))
+    return p.to_bytes()
+
+
 INPUTS = [
     ('info-numa-cpulist-overflow.data', info_numa_cpulist_overflow),
     ('info-numa-cpulist-extremes.data', info_numa_cpulist_extremes),
@@ -326,6 +338,7 @@ INPUTS = [
     ('info-bpf-btf-header-wrap.data', info_bpf_btf_header_wrap),
     ('info-control-chars.data', info_control_chars),
     ('info-control-chars-pipe.data', info_control_chars_pipe),
+    ('info-zstd-window-1gib.data', info_zstd_window_1gib),
 ]
 
 
