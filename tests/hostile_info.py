@@ -230,7 +230,8 @@ def main():
             if n.startswith('info-control-chars'):
                 clean = os.path.join(tmp, 'clean-pipe.data' if 'pipe' in n else 'clean.data')
                 problems += same_but_text(binary, out, clean, escaped(gen_info.EVIL))
-            for args, probs in ((['info'], problems), (['info', '--events'], check_run(binary, ['info', '--events'], path, 0)[2])):
+            events_problems = check_run(binary, ['info', '--events'], path, 0)[2]
+            for args, probs in ((['info'], problems), (['info', '--events'], events_problems)):
                 if probs:
                     print(f'FAIL {" ".join(args)} {n}: ' + '; '.join(probs))
                     failed += 1
