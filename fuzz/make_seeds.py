@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """make_seeds.py - (re)generate the seed corpora in fuzz/corpus/<target>/.
 
-Run from the repository root: python3 fuzz/make_seeds.py
+Run from the repository root: python3 fuzz/make_seeds.py [compressed|info]
+(with an argument, only those targets' seeds are rewritten)
 Sources: the small recordings in tests/data (< 40 KB), pieces cut from them
 (pipe streams without their header, feature sections), a few synthetic
 inputs, and, for fuzz_elf, tiny ELF files compiled here with gcc (kept only
@@ -111,14 +112,38 @@ def compressed_seeds(small):
         put('fuzz_zstd', 'perf-chunks', bytes([0x83]) + chunk_payloads(small['zstd.data']))
 
 
+def info_seeds(small):
+    """fuzz_info: whole files and pipe streams. Recordings whose feature
+    sections differ (groups, a pipe's HEADER_FEATURE records, compressed
+    data), and files built with tests/hostile/gen_info.py that carry every
+    feature perf 6.1 prints (NUMA, memory and cpu topology, caches, pmu
+    caps, hybrid cpus, BPF programs named from BTF, clock data), in both
+    byte orders and as a pipe."""
+    d = os.path.join(OUT, 'fuzz_info')
+    if os.path.isdir(d):
+        shutil.rmtree(d)
+    for n in ('group-read.data', 'two-events.data', 'pipe.data', 'pipe-zstd.data', 'stat-threads.data'):
+        if n in small:
+            put('fuzz_info', n, small[n])
+    sys.path.insert(0, os.path.join(ROOT, 'tests', 'hostile'))
+    import gen_info
+    put('fuzz_info', 'every-feature', gen_info.rich())
+    put('fuzz_info', 'every-feature-be', gen_info.rich(big_endian=True))
+    put('fuzz_info', 'every-feature-pipe', gen_info.rich(pipe=True))
+
+
 def main():
     if sys.argv[1:] == ['compressed']:  # only the seeds of the zstd targets
         compressed_seeds(dict(fixtures()))
+        return
+    if sys.argv[1:] == ['info']:  # only the seeds of fuzz_info
+        info_seeds(dict(fixtures()))
         return
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
     small = dict(fixtures())
     compressed_seeds(small)
+    info_seeds(small)
     # fuzz_file: every small recording, plus edge inputs
     for n, b in small.items():
         put('fuzz_file', n, b)

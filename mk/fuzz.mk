@@ -20,14 +20,19 @@
 #                                qemu or qemu-ubsan forces one. Fails when i386
 #                                programs cannot run (`make test` skips it then)
 #   make fuzz-seeds              regenerate fuzz/corpus/ (python3, gcc)
+#
+# Every target runs with -rss_limit_mb=512 -timeout=10: an input that makes
+# it slow or greedy is a finding like a crash.
 
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
-FUZZ_TARGETS  = file pipe features ordered elf zstd compressed tools
+FUZZ_TARGETS  = file pipe features ordered elf zstd compressed tools info
 FUZZ_COMMON   = -g -O1 -fno-sanitize-recover=all -fno-omit-frame-pointer -D_GNU_SOURCE -I. -Itools
 FUZZ_HDRS     = perfdata.h fuzz/decode_all.h fuzz/decode_feat.h fuzz/fuzz_main.h
 FUZZ_EXTRA_elf = tools/pd_elf.c
 FUZZ_EXTRA_tools = $(filter-out tools/perfdata.c,$(TOOLSRC))
+# fuzz_info runs the info command's own printing over a session in memory
+FUZZ_EXTRA_info = tools/info.c tools/bpf_info.c tools/pd_text.c tools/pd_tool.c tools/pd_file.c tools/pd_opts.c
 
 # as tests/cross/cross.sh builds for i386 (SSE2 doubles; <asm/...> without gcc-multilib)
 FUZZ_I386_CC   = gcc -m32 -msse2 -mfpmath=sse -isystem /usr/include/x86_64-linux-gnu

@@ -82,6 +82,7 @@ count "crafted worst cases for the process state and hashes: 10 s, 1 s of CPU, 2
 count "resource contract: every command on worst-case inputs of <= 1 MB within 10 s and 256 MB (release build)" python3 tests/contract.py build/perfdata
 count "every tests/hostile input through every command (ASan build)" python3 tests/hostile_run.py build/asan/perfdata build/perfdata
 
+count "info on hostile feature sections: tests/hostile/info-*, and 1 MB inputs against time and output (ASan build)" python3 tests/hostile_info.py build/asan/perfdata
 count "fuzz targets replay their corpora and tests/hostile (ASan+UBSan)" make -s fuzz-replay
 # the same through gcc -m32: natively, or under qemu-i386 where this kernel
 # cannot run i386 programs; ASan+UBSan where ASan runs, else UBSan only

@@ -21,17 +21,11 @@ const char *pd_event_name(pd_session *s, size_t e) {
     return perfdata_event_name(&s->file, e, buf, sizeof buf);
 }
 
-int pd_session_open(pd_session *s, const char *path) {
-    char msg[4400];
+/* The file parsed from s->input, which is open. */
+static int session_start(pd_session *s, const char *path) {
     perfdata_error err;
     size_t nev = 0, nids;
     perfdata_view arch;
-    memset(s, 0, sizeof *s);
-    s->path = path;
-    if (pd_input_open(&s->input, path, msg, sizeof msg) < 0) {
-        fprintf(stderr, "perfdata: %s\n", msg);
-        return -1;
-    }
     /* A pipe that ends badly still has a count of what came before; a bad
        file header fails perfdata_open below with the same error. */
     perfdata_count_events(s->input.main.data, s->input.main.size, &nev, &err);
@@ -58,6 +52,27 @@ int pd_session_open(pd_session *s, const char *path) {
         s->arch[arch.n] = 0;
     }
     return 0;
+}
+
+int pd_session_open(pd_session *s, const char *path) {
+    char msg[4400];
+    memset(s, 0, sizeof *s);
+    s->path = path;
+    if (pd_input_open(&s->input, path, msg, sizeof msg) < 0) {
+        fprintf(stderr, "perfdata: %s\n", msg);
+        return -1;
+    }
+    return session_start(s, path);
+}
+
+int pd_session_open_mem(pd_session *s, const unsigned char *data, size_t size, const char *name) {
+    memset(s, 0, sizeof *s);
+    s->path = name;
+    s->input.main.data = data;
+    s->input.main.size = size;
+    s->input.main.next_check = (size_t)-1; /* not a mapping: nothing to give back */
+    snprintf(s->input.main.path, sizeof s->input.main.path, "%s", name);
+    return session_start(s, name);
 }
 
 struct pd_block {
@@ -199,6 +214,11 @@ static void inflate_reclaim(pd_session *s) {
 /* Sets up perfdata_inflate over cursor c, which is at the first chunk or
    before it. Without compressed records or with --no-decompress, the chunks
    (if any) are yielded as they are. */
+/* The largest zstd window set up: libzstd's decoder refuses frames that ask
+   for more than 128 MiB (ZSTD_WINDOWLOG_LIMIT_DEFAULT), so perf reads no
+   such file, and the size is the frame header's to name. */
+#define PD_ZSTD_WINDOW_LIMIT (((size_t)128 << 20) + PERFDATA_ZSTD_BLOCK_SIZE_MAX)
+
 static void inflate_begin(pd_session *s, perfdata_cursor *c) {
     pd_inflate *z = &s->inflate;
     size_t win = 0, cap;
@@ -206,7 +226,8 @@ static void inflate_begin(pd_session *s, perfdata_cursor *c) {
     int keep = z->keep;
     if (!z->sizes.compressed) perfdata_inflate_measure(&s->file, c, &z->sizes, NULL);
     if (z->sizes.compressed && !s->no_decompress && !z->zstd &&
-        perfdata_zstd_window_buffer_size(z->sizes.first_chunk.p, z->sizes.first_chunk.n, &win) == 0 && win) {
+        perfdata_zstd_window_buffer_size(z->sizes.first_chunk.p, z->sizes.first_chunk.n, &win) == 0 && win &&
+        win <= PD_ZSTD_WINDOW_LIMIT) {
         z->zstd = malloc(sizeof(perfdata_zstd_dctx));
         z->window = malloc(win);
         z->window_size = win;
@@ -227,8 +248,8 @@ static void inflate_begin(pd_session *s, perfdata_cursor *c) {
     perfdata_inflate_set_max_ratio(&z->z, (uint32_t)pd_limit.max_ratio);
     z->z.keep = keep;
     if (z->sizes.compressed && !s->no_decompress && !buf) {
-        fprintf(stderr, "perfdata: %s: cannot set up decompression (bad first chunk or out of memory); "
-                        "compressed records are skipped\n", s->path);
+        fprintf(stderr, "perfdata: %s: cannot set up decompression (bad first chunk, a window over 128 MiB, "
+                        "or out of memory); compressed records are skipped\n", s->path);
         z->reported = 1;
         s->partial = 1;
     }

@@ -56,6 +56,9 @@ typedef struct pd_session {
 typedef void (*pd_record_fn)(void *ctx, const perfdata_record *rec, const char *file_name);
 
 int pd_session_open(pd_session *s, const char *path);
+/* The same over bytes in memory (the fuzz targets), which stay the
+   caller's and must outlive the session; name stands for the path. */
+int pd_session_open_mem(pd_session *s, const unsigned char *data, size_t size, const char *name);
 void pd_session_close(pd_session *s);
 /* Calls fn for every record: the data section (or pipe stream), then each
    data.N stream of a directory. Returns PD_EXIT_OK; PD_EXIT_PARTIAL after
