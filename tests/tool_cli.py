@@ -13,6 +13,7 @@ import resource
 import struct
 import subprocess
 import sys
+import time
 import threading
 
 from oracles import SANITIZER
@@ -360,6 +361,26 @@ def bounds(tool, work):
     rc, out, err = run([tool, 'collapse', deep])
     depths = sorted(line.rsplit(' ', 1)[0].count(';') for line in out.splitlines())
     check('collapse keeps the 127 innermost frames of a deeper chain', rc == 0 and depths == [99, 127], f'{depths} {err}')
+    # CPU_MAP ranges print as perf report -D prints them (checked against
+    # perf 6.1; for end < start perf prints a stale or failed map, we print none)
+    p = perfgen.Perf([perfgen.Attr(ids=[1])])
+    want = []
+    for any_cpu, lo, hi, text in ((0, 0, 3, '0-3'), (0, 7, 7, '7'), (0, 0, 65535, '0-65535'), (0, 5, 3, ''),
+                                  (1, 0, 0, '-1-0'), (1, 1, 5, '-1,1-5'), (1, 5, 3, '-1'), (1, 0, 65535, '-1-65535')):
+        p.cpu_map_range(lo, hi, any_cpu)
+        want.append(text)
+    for _ in range(20000):
+        p.cpu_map_range(0, 65535)
+    ranges = os.path.join(work, 'ranges.data')
+    with open(ranges, 'wb') as f:
+        f.write(p.to_bytes())
+    t0 = time.monotonic()
+    rrc, rout, rerr = run([tool, 'dump', ranges])
+    took = time.monotonic() - t0
+    got = [line.split('PERF_RECORD_CPU_MAP: ', 1)[1] for line in rout.splitlines() if 'PERF_RECORD_CPU_MAP: ' in line]
+    check('dump prints CPU_MAP ranges as cpu lists', rrc == 0 and got[:len(want)] == want, f'{got[:len(want)]} {rerr}')
+    check('dump of 20,000 ranges of 65,536 cpus does not walk the cpus', rrc == 0 and len(got) == 20008 and took < 5,
+          f'{len(got)} maps in {took:.1f} s')
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'shared', 'tools', 'flamegraph',
                           'stackcollapse-perf.pl')
     if shutil.which('perf') and shutil.which('perl') and os.path.exists(script):

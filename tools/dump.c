@@ -290,6 +290,15 @@ static void print_cpu_map(const perfdata_cpu_map *m) {
     int cpu, first = 1;
     /* perf prints the map as a cpu list: ranges a-b joined by commas */
     int start = -2, prev = -2;
+    if (m->encoding == PERFDATA_CPU_MAP_RANGE) {
+        /* the same list without walking up to 65,536 cpus per record */
+        int lo = m->start_cpu, hi = m->end_cpu;
+        if (m->any_cpu && (lo > hi || lo != 0)) printf(lo > hi ? "-1" : "-1,");
+        if (lo > hi) return;
+        printf("%d", m->any_cpu && lo == 0 ? -1 : lo);
+        if (hi != (m->any_cpu && lo == 0 ? -1 : lo)) printf("-%d", hi);
+        return;
+    }
     while (perfdata_cpu_map_next(m, &st, &cpu)) {
         if (cpu == prev + 1 && start != -2) { prev = cpu; continue; }
         if (start != -2) {
