@@ -51,6 +51,25 @@ static int read_stream(pd_map *m, int fd, char *err, size_t errlen) {
     return 0;
 }
 
+/* Reads the small regular file open on fd (st is its fstat) into memory,
+   as much as is there (it may shrink or grow meanwhile). Closes fd. */
+static int read_small(pd_map *m, int fd, const struct stat *st, char *err, size_t errlen) {
+    size_t cap = (size_t)st->st_size, len = 0;
+    unsigned char *buf = malloc(cap);
+    if (!buf) { close(fd); return fail(err, errlen, m->path, "out of memory"); }
+    while (len < cap) {
+        ssize_t got = read(fd, buf + len, cap - len);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) { int e = errno; free(buf); close(fd); return fail(err, errlen, m->path, strerror(e)); }
+        if (got == 0) break;
+        len += (size_t)got;
+    }
+    close(fd);
+    m->data = buf; m->size = len; m->owned = 1;
+    m->next_check = (size_t)-1;
+    return 0;
+}
+
 /* Maps the regular file open on fd (st is its fstat); an empty one is an
    error unless allow_empty, then it is an empty map. Closes fd. */
 static int map_regular(pd_map *m, int fd, const struct stat *st, int allow_empty, char *err, size_t errlen) {
@@ -68,11 +87,21 @@ static int map_regular(pd_map *m, int fd, const struct stat *st, int allow_empty
     return 0;
 }
 
+/* m emptied, with its own copy of path */
+static int set_path(pd_map *m, const char *path, char *err, size_t errlen) {
+    size_t n = strlen(path) + 1;
+    memset(m, 0, sizeof *m);
+    m->path = path;
+    if (!(m->path_owned = malloc(n))) return fail(err, errlen, path, "out of memory");
+    memcpy(m->path_owned, path, n);
+    m->path = m->path_owned;
+    return 0;
+}
+
 int pd_map_path(pd_map *m, const char *path, char *err, size_t errlen) {
     struct stat st;
     int fd;
-    memset(m, 0, sizeof *m);
-    snprintf(m->path, sizeof m->path, "%s", strcmp(path, "-") ? path : "<stdin>");
+    if (set_path(m, strcmp(path, "-") ? path : "<stdin>", err, errlen) < 0) return -1;
     if (!strcmp(path, "-")) return read_stream(m, 0, err, errlen);
     fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) return fail(err, errlen, path, strerror(errno));
@@ -93,14 +122,14 @@ int pd_map_path(pd_map *m, const char *path, char *err, size_t errlen) {
 static int map_member(pd_map *m, const char *path, int allow_empty, char *err, size_t errlen) {
     struct stat st;
     int fd;
-    memset(m, 0, sizeof *m);
-    snprintf(m->path, sizeof m->path, "%s", path);
+    if (set_path(m, path, err, errlen) < 0) return -1;
     if (stat(path, &st) < 0) return fail(err, errlen, path, strerror(errno));
     if (!S_ISREG(st.st_mode)) return fail(err, errlen, path, "not a regular file");
     fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) return fail(err, errlen, path, strerror(errno));
     if (fstat(fd, &st) < 0) { int e = errno; close(fd); return fail(err, errlen, path, strerror(e)); }
     if (!S_ISREG(st.st_mode)) { close(fd); return fail(err, errlen, path, "not a regular file"); }
+    if (allow_empty && st.st_size > 0 && st.st_size < sysconf(_SC_PAGESIZE)) return read_small(m, fd, &st, err, errlen);
     return map_regular(m, fd, &st, allow_empty, err, errlen);
 }
 
@@ -144,7 +173,9 @@ void pd_map_advance(pd_map *m, const void *at) {
 void pd_unmap(pd_map *m) {
     if (m->owned == 1) free((void *)m->data);
     if (m->owned == 2) munmap((void *)m->data, m->size);
+    free(m->path_owned);
     m->data = NULL; m->size = 0; m->owned = 0;
+    m->path = m->path_owned = NULL;
 }
 
 /* Whether name is "data." and a decimal number, which is then in *n. */
@@ -158,6 +189,43 @@ static int stream_number(const char *name, size_t *n) {
     }
     *n = v;
     return 1;
+}
+
+static const pd_input *sorting_;
+static int by_data(const void *a, const void *b) {
+    const unsigned char *x = sorting_->streams[*(const size_t *)a].data, *y = sorting_->streams[*(const size_t *)b].data;
+    return x < y ? -1 : x > y;
+}
+
+/* The streams in the order of their bytes in memory, for
+   pd_input_stream_at: with a record from a queue, which stream it came
+   from, in O(log n). Empty streams are left out. */
+static int index_streams(pd_input *in, const char *dir, char *err, size_t errlen) {
+    size_t i, n = 0;
+    if (!in->nr_streams) return 0;
+    if (!(in->by_address = malloc(in->nr_streams * sizeof *in->by_address))) return fail(err, errlen, dir, "out of memory");
+    for (i = 0; i < in->nr_streams; i++)
+        if (in->streams[i].size) in->by_address[n++] = i;
+    sorting_ = in;
+    qsort(in->by_address, n, sizeof *in->by_address, by_data);
+    sorting_ = NULL;
+    in->nr_by_address = n;
+    return 0;
+}
+
+const pd_map *pd_input_stream_at(const pd_input *in, const void *p) {
+    const unsigned char *at = (const unsigned char *)p;
+    size_t lo = 0, hi = in->nr_by_address;
+    while (lo < hi) { /* the last stream starting at or before at */
+        size_t mid = lo + (hi - lo) / 2;
+        if (in->streams[in->by_address[mid]].data <= at) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo) {
+        const pd_map *m = &in->streams[in->by_address[lo - 1]];
+        if (at < m->data + m->size) return m;
+    }
+    return NULL;
 }
 
 /* data.N files of a --threads directory, in numeric order: data.0 up to
@@ -189,9 +257,12 @@ static int open_streams(pd_input *in, const char *dir, char *err, size_t errlen)
         char p[4200];
         snprintf(p, sizeof p, "%s/data.%zu", dir, in->nr_streams);
         /* an empty per-thread stream is legal: it had no records */
-        if (map_member(&in->streams[in->nr_streams], p, 1, err, errlen) < 0) return -1;
+        if (map_member(&in->streams[in->nr_streams], p, 1, err, errlen) < 0) {
+            pd_unmap(&in->streams[in->nr_streams]);
+            return -1;
+        }
     }
-    return 0;
+    return index_streams(in, dir, err, errlen);
 }
 
 int pd_input_open(pd_input *in, const char *path, char *err, size_t errlen) {
@@ -201,11 +272,17 @@ int pd_input_open(pd_input *in, const char *path, char *err, size_t errlen) {
         char p[4200];
         snprintf(p, sizeof p, "%s/data", path);
         in->is_dir = 1;
-        if (map_member(&in->main, p, 0, err, errlen) < 0) return -1;
-        if (open_streams(in, path, err, errlen) < 0) { pd_input_close(in); return -1; }
+        if (map_member(&in->main, p, 0, err, errlen) < 0 || open_streams(in, path, err, errlen) < 0) {
+            pd_input_close(in);
+            return -1;
+        }
         return 0;
     }
-    return pd_map_path(&in->main, path, err, errlen);
+    if (pd_map_path(&in->main, path, err, errlen) < 0) {
+        pd_input_close(in);
+        return -1;
+    }
+    return 0;
 }
 
 void pd_input_close(pd_input *in) {
@@ -213,6 +290,7 @@ void pd_input_close(pd_input *in) {
     pd_unmap(&in->main);
     for (i = 0; i < in->nr_streams; i++) pd_unmap(&in->streams[i]);
     free(in->streams);
+    free(in->by_address);
     memset(in, 0, sizeof *in);
 }
 

@@ -2,7 +2,8 @@
    create their output files.
    A regular file is mmapped; "-" (standard input), a FIFO or a tty is read
    into memory; a `perf record --threads` directory is mapped as its `data`
-   file plus one stream per data.N file. */
+   file plus one stream per data.N file (one under a page is read into
+   memory: a mapping would take a page and a kernel map entry each). */
 #ifndef PD_FILE_H
 #define PD_FILE_H
 
@@ -12,17 +13,20 @@
 typedef struct pd_map {
     const unsigned char *data;
     size_t size;
-    int owned;          /* 1: malloc'd (stdin), 2: mmapped */
+    int owned;          /* 1: malloc'd (stdin, a small data.N), 2: mmapped */
     size_t released;    /* pages before this offset were given back */
     size_t populated;   /* pages before this offset were mapped in ahead */
     size_t next_check;  /* pd_map_advance acts again from this offset */
-    char path[4096];
+    const char *path;   /* as given; "<stdin>" for "-" */
+    char *path_owned;   /* path's copy, freed by pd_unmap */
 } pd_map;
 
 typedef struct pd_input {
     pd_map main;        /* the file, or dir/data */
     pd_map *streams;    /* dir/data.0 ... in numeric order */
     size_t nr_streams;
+    size_t *by_address; /* non-empty streams' indexes in the order of their data */
+    size_t nr_by_address;
     int is_dir;
 } pd_input;
 
@@ -40,6 +44,8 @@ static inline void pd_map_at(pd_map *m, const unsigned char *at) {
    only; an empty data.N is an empty stream). */
 int pd_input_open(pd_input *in, const char *path, char *err, size_t errlen);
 void pd_input_close(pd_input *in);
+/* The stream of a directory whose bytes hold p, or NULL: O(log streams). */
+const pd_map *pd_input_stream_at(const pd_input *in, const void *p);
 
 /* Creates (or truncates) an output file the tools write, such as a --csv
    table, mode 0666 less the umask. Only a regular file is written: a

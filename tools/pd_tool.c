@@ -71,7 +71,7 @@ int pd_session_open_mem(pd_session *s, const unsigned char *data, size_t size, c
     s->input.main.data = data;
     s->input.main.size = size;
     s->input.main.next_check = (size_t)-1; /* not a mapping: nothing to give back */
-    snprintf(s->input.main.path, sizeof s->input.main.path, "%s", name);
+    s->input.main.path = name;
     return session_start(s, name);
 }
 
@@ -514,12 +514,9 @@ void pd_print_header(pd_session *s) {
 /* Which file of a directory a record's bytes are in. */
 static const char *stream_of(const pd_session *s, const perfdata_record *rec, const char *fallback) {
     const struct pd_block *b;
-    size_t i;
+    const pd_map *m;
     if (!s->input.is_dir) return fallback;
-    for (i = 0; i < s->input.nr_streams; i++) {
-        const pd_map *m = &s->input.streams[i];
-        if (m->size && rec->bytes.p >= m->data && rec->bytes.p < m->data + m->size) return m->path;
-    }
+    if ((m = pd_input_stream_at(&s->input, rec->bytes.p)) != NULL) return m->path;
     for (b = s->inflate.blocks; b; b = b->next) /* decompressed */
         if (rec->bytes.p >= b->data && rec->bytes.p < b->data + b->n) return b->stream ? b->stream : fallback;
     return s->input.main.path;
