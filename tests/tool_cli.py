@@ -381,6 +381,22 @@ def bounds(tool, work):
     check('dump prints CPU_MAP ranges as cpu lists', rrc == 0 and got[:len(want)] == want, f'{got[:len(want)]} {rerr}')
     check('dump of 20,000 ranges of 65,536 cpus does not walk the cpus', rrc == 0 and len(got) == 20008 and took < 5,
           f'{len(got)} maps in {took:.1f} s')
+    # a name longer than a column may be wide is cut, not padded into every row
+    p = perfgen.Perf([perfgen.Attr(ids=[1])])
+    p.comm(1, 1, b'w' * 5000)
+    p.comm(2, 2, b'short')
+    for i in range(4):
+        p.sample(ip=0x400000 + 16 * i, pid=1 + i % 2, tid=1 + i % 2)
+    wide = os.path.join(work, 'wide.data')
+    with open(wide, 'wb') as f:
+        f.write(p.to_bytes())
+    wrc, wout, werr = run([tool, 'report', wide])
+    rows = [line for line in wout.splitlines() if '%' in line and not line.startswith('#')]
+    dots = [line for line in wout.splitlines() if line.startswith('# ....')]
+    check('report cuts a 5000-byte command to a 1023-byte column',
+          wrc == 0 and len(rows) == 4 and dots and dots[0].split()[2] == '.' * 1023
+          and all(('w' * 1023 + ' ') in r and 'w' * 1024 not in r for r in rows if 'www' in r)
+          and all(('short' + ' ' * 1018 + '  ') in r for r in rows if 'short' in r), werr + wout[:300])
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'shared', 'tools', 'flamegraph',
                           'stackcollapse-perf.pl')
     if shutil.which('perf') and shutil.which('perl') and os.path.exists(script):

@@ -49,21 +49,30 @@ const char *pd_escaped(char *buf, size_t cap, const char *s) {
     return buf;
 }
 
+/* strlen(s), or max when that is more: a cell looks no further. */
+static size_t capped_len(const char *s, size_t max) {
+    size_t n = 0;
+    while (n < max && s[n]) n++;
+    return n;
+}
+
 size_t pd_text_len(const char *s) {
     const unsigned char *u = (const unsigned char *)s;
-    size_t i = 0, len = 0, n = strlen(s), k;
+    /* every byte takes one column at least: past the widest column (and a
+       control character's second byte) nothing changes the answer */
+    size_t i = 0, len = 0, n = capped_len(s, PD_TEXT_CELL_MAX + 2), k;
     while (i < n) {
         k = control_at(u, i, n);
         if (k) { len += 4 * k; i += k; }
         else { len++; i++; }
     }
-    return len;
+    return len > PD_TEXT_CELL_MAX ? PD_TEXT_CELL_MAX + 1 : len;
 }
 
 const char *pd_text_cell(char *buf, size_t len, const char *s, int width) {
     size_t w = width > 0 ? (size_t)width : 0, n;
     if (!len) return buf;
-    n = pd_escape(buf, w + 1 < len ? w + 1 : len, s, strlen(s));
+    n = pd_escape(buf, w + 1 < len ? w + 1 : len, s, capped_len(s, len + 1));
     while (n < w && n + 1 < len) buf[n++] = ' ';
     buf[n] = 0;
     return buf;

@@ -20,7 +20,11 @@ size_t pd_escape(char *out, size_t cap, const char *s, size_t n);
 /* The escaped text in a buffer of the caller's, or s itself when it needs
    no escaping (then NUL-terminated as s is). For printf("%s"). */
 const char *pd_escaped(char *buf, size_t cap, const char *s);
-/* The length of s as written escaped. */
+/* The widest a table column gets: a longer name is cut to it (a 64 KB
+   name would pad every row of a table to 64 KB). */
+#define PD_TEXT_CELL_MAX 1023
+/* The length of s as written escaped, or PD_TEXT_CELL_MAX + 1 when that is
+   more: the width of a column (it looks at no more of s than that). */
 size_t pd_text_len(const char *s);
 /* A table cell: s escaped into buf (len bytes), cut to at most width bytes
    (never inside an escape) and padded with spaces to width, as printf's

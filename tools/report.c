@@ -630,7 +630,7 @@ static const char *thread_comm(report_ctx *r, const entry *e) {
 /* Column widths as perf's hists__calc_col_len: the widest value or the
    title; the pid column is the widest command + 8 ("%7d:"); an entry
    without a symbol widens the symbol column to 22 and the dso column to
-   16 (the unresolved address). */
+   16 (the unresolved address). No column is wider than PD_TEXT_CELL_MAX. */
 static void column_widths(report_ctx *r, size_t ev, entry **sorted, size_t n, size_t *width) {
     static const char *const titles[] = {"Command", "    Pid:Command", "Shared Object", "Symbol"};
     size_t i, comm = 0;
@@ -650,6 +650,8 @@ static void column_widths(report_ctx *r, size_t ev, entry **sorted, size_t n, si
     }
     if (comm > width[KEY_COMM]) width[KEY_COMM] = comm;
     if (comm && comm + 8 > width[KEY_PID]) width[KEY_PID] = comm + 8;
+    for (k = 0; k < KEY_MAX; k++)
+        if (width[k] > PD_TEXT_CELL_MAX) width[k] = PD_TEXT_CELL_MAX;
 }
 
 /* perf's evsel__group_desc: "NAME { a, b }", NAME "anon group" unless

@@ -20,7 +20,7 @@
      a comm its length; a symbol its name + 4, or 22 unresolved; an object
      column grows with the object's name only when its symbol resolved, and
      is at least 16 wide when it did not. Names wider than their object
-     column are cut. */
+     column are cut, and no column is wider than PD_TEXT_CELL_MAX. */
 #include "report_branch.h"
 
 #include "perfdata.h"
@@ -320,6 +320,8 @@ static void print_event(bctx *b, size_t ev, brow **sorted, size_t n) {
         widen(&width[BK_DSO_FROM], r->from.sym ? pd_text_len(r->from.dso) : 16);
         widen(&width[BK_DSO_TO], r->to.sym ? pd_text_len(r->to.dso) : 16);
     }
+    for (k = 0; k < BK_MAX; k++)
+        if (width[k] > PD_TEXT_CELL_MAX) width[k] = PD_TEXT_CELL_MAX;
     unit = ' ';
     shown = total;
     if (shown > 1000) { shown /= 1000; unit = 'K'; }
