@@ -43,7 +43,7 @@ for t in cppcheck clang-tidy gcc; do have $t || { echo "FAIL $t not installed"; 
 for src in $SOURCES; do
     if have cppcheck; then
         check cppcheck "$src" cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
-            --std=c99 --inline-suppr -D_GNU_SOURCE -DPERFDATA_ZSTD -I. -Itools "$src"
+            --std=c99 --inline-suppr --library=tests/analyze.cfg -D_GNU_SOURCE -DPERFDATA_ZSTD -I. -Itools "$src"
     fi
     if have clang-tidy; then
         check clang-tidy "$src" clang-tidy --quiet --warnings-as-errors='*' -header-filter='.*' -checks="$TIDY" "$src" \

@@ -783,7 +783,8 @@ static pd_elf_status open_file_shared(const char *path, int want_symbols, struct
             size_t k;
             bigger.cap = opened->cap ? opened->cap * 2 : 64;
             bigger.n = opened->n;
-            if (!(bigger.slots = (pd_elf **)calloc(bigger.cap, sizeof *bigger.slots))) return PD_ELF_OK; /* not shared */
+            /* an array of pointers */
+            if (!(bigger.slots = (pd_elf **)calloc(bigger.cap, sizeof(pd_elf *)))) return PD_ELF_OK; /* NOLINT(bugprone-sizeof-expression) */
             for (k = 0; k < opened->cap; k++)
                 if (opened->slots[k]) bigger.slots[opened_slot(&bigger, opened->slots[k]->dev, opened->slots[k]->ino)] =
                         opened->slots[k];

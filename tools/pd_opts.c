@@ -52,6 +52,7 @@ static int limit_value(const char *value, int suffix, unsigned long long max, un
 
 static int take_limit(const pd_command *cmd, const pd_opt *o, const char *value) {
     unsigned long long v;
+    if (!value) return -1; /* both take a value: the parser gives one */
     if (o->id == OPT_MAX_RATIO) {
         if (limit_value(value, 0, 0xffffffffu, &v) != 0) {
             fprintf(stderr, "perfdata %s: --max-ratio wants a whole number up to 4294967295, not '%s'\n", cmd->name, value);
