@@ -381,6 +381,21 @@ def bounds(tool, work):
     check('dump prints CPU_MAP ranges as cpu lists', rrc == 0 and got[:len(want)] == want, f'{got[:len(want)]} {rerr}')
     check('dump of 20,000 ranges of 65,536 cpus does not walk the cpus', rrc == 0 and len(got) == 20008 and took < 5,
           f'{len(got)} maps in {took:.1f} s')
+    # zstd windows: 128 MiB (perf -z 22 writes windowLog 27) decodes; a larger
+    # one, which libzstd and so perf refuse, is said once, whatever the streams
+    for log, want_rc in ((27, 0), (28, 3)):
+        p = perfgen.Perf([perfgen.Attr(ids=[1])])
+        p.feature(perfgen.FEAT_COMPRESSED, struct.pack('<IIIII', 0, 1, 22, 1, 528384))
+        q = perfgen.Perf([perfgen.Attr(ids=[1])])
+        rec = q.sample(ip=0x400000, pid=1, tid=1)
+        p.compressed(perfgen.zstd_frame_header(log) + perfgen.zstd_raw_block(rec, last=True))
+        path = os.path.join(work, f'window{log}.data')
+        with open(path, 'wb') as f:
+            f.write(p.to_bytes())
+        zrc, zout, zerr = run([tool, 'dump', path])
+        said = zerr.count('cannot set up decompression')
+        check(f'dump of a frame with a 2^{log}-byte window: exit {want_rc}',
+              zrc == want_rc and ('PERF_RECORD_SAMPLE' in zout) == (want_rc == 0) and said == (want_rc != 0), zerr)
     # a name longer than a column may be wide is cut, not padded into every row
     p = perfgen.Perf([perfgen.Attr(ids=[1])])
     p.comm(1, 1, b'w' * 5000)

@@ -217,7 +217,7 @@ static void inflate_reclaim(pd_session *s) {
 /* The largest zstd window set up: libzstd's decoder refuses frames that ask
    for more than 128 MiB (ZSTD_WINDOWLOG_LIMIT_DEFAULT), so perf reads no
    such file, and the size is the frame header's to name. */
-#define PD_ZSTD_WINDOW_LIMIT (((size_t)128 << 20) + PERFDATA_ZSTD_BLOCK_SIZE_MAX)
+#define PD_ZSTD_WINDOW_LIMIT (((size_t)128 << 20) + PERFDATA_ZSTD_BLOCK_SIZE_MAX + 64) /* its buffer's size, with slack */
 
 static void inflate_begin(pd_session *s, perfdata_cursor *c) {
     pd_inflate *z = &s->inflate;
@@ -247,7 +247,7 @@ static void inflate_begin(pd_session *s, perfdata_cursor *c) {
     perfdata_inflate_init(&z->z, c, &z->sizes, buf, buf ? cap : 0, buf ? perfdata_zstd_chunk : NULL, z->zstd);
     perfdata_inflate_set_max_ratio(&z->z, (uint32_t)pd_limit.max_ratio);
     z->z.keep = keep;
-    if (z->sizes.compressed && !s->no_decompress && !buf) {
+    if (z->sizes.compressed && !s->no_decompress && !buf && !z->reported) { /* once, not per data.N */
         fprintf(stderr, "perfdata: %s: cannot set up decompression (bad first chunk, a window over 128 MiB, "
                         "or out of memory); compressed records are skipped\n", s->path);
         z->reported = 1;
