@@ -72,6 +72,8 @@ record() {
 	# -- zstd compressed records (PERF_RECORD_COMPRESSED), file and pipe mode
 	perf record -z -F 999 -o zstd.data $W -d 30
 	perf record -z -F 999 -o - $W -d 30 > pipe-zstd.data
+	# -- the highest level: a 128 MiB zstd window (windowLog 27)
+	perf record --compression-level=22 -F 999 -o zstd-22.data $W -d 30
 	# -- sampled user and interrupt registers (all registers)
 	perf record --user-regs --intr-regs -F 499 -o regs.data $W -d 30
 	# -- every page fault, with data addresses
