@@ -302,6 +302,7 @@ def bounds(tool, work):
     chunks here are zstd frames of RLE blocks, 4 MiB of records from a few
     bytes each) and --queue-size on time ordering (records in reverse time
     order and no FINISHED_ROUND: the whole file would be queued)."""
+    global skipped
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import perfgen
     p = perfgen.Perf([perfgen.Attr(ids=[1])])
@@ -396,6 +397,30 @@ def bounds(tool, work):
         said = zerr.count('cannot set up decompression')
         check(f'dump of a frame with a 2^{log}-byte window: exit {want_rc}',
               zrc == want_rc and ('PERF_RECORD_SAMPLE' in zout) == (want_rc == 0) and said == (want_rc != 0), zerr)
+    # a --threads directory of more data.N files of a page or more than a
+    # process may have mappings (vm.max_map_count): the rest are read
+    try:
+        max_maps = int(open('/proc/sys/vm/max_map_count').read())
+    except (OSError, ValueError):
+        max_maps = None
+    if max_maps and max_maps <= 200000:
+        src = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data', 'threads.data')
+        many = os.path.join(work, 'many-maps.data')
+        shutil.rmtree(many, ignore_errors=True)
+        os.makedirs(many)
+        shutil.copy(os.path.join(src, 'data'), os.path.join(many, 'data'))
+        stream = open(os.path.join(src, 'data.1'), 'rb').read()
+        with open(os.path.join(many, 'big'), 'wb') as f:
+            f.write(stream * (8192 // len(stream) + 1))
+        n = max_maps + 100
+        for i in range(n):
+            os.symlink('big', os.path.join(many, f'data.{i}'))
+        mrc, mout, merr = run([tool, 'stat', many])
+        check(f'stat of a --threads directory of {n} streams past vm.max_map_count', mrc == 0, merr)
+        shutil.rmtree(many)
+    else:
+        print('skip a --threads directory past vm.max_map_count: its value is unknown or too large to reach')
+        skipped += 1
     # a name longer than a column may be wide is cut, not padded into every row
     p = perfgen.Perf([perfgen.Attr(ids=[1])])
     p.comm(1, 1, b'w' * 5000)
@@ -423,7 +448,6 @@ def bounds(tool, work):
               folded.stdout.decode()[:300] + ' / ' + out[:300])
     else:
         print('skip collapse of a deep chain against perf script: perf, perl or ../shared missing')
-        global skipped
         skipped += 1
     os.unlink(deep)
 

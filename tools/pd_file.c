@@ -51,9 +51,9 @@ static int read_stream(pd_map *m, int fd, char *err, size_t errlen) {
     return 0;
 }
 
-/* Reads the small regular file open on fd (st is its fstat) into memory,
+/* Reads the regular file open on fd (st is its fstat) into memory,
    as much as is there (it may shrink or grow meanwhile). Closes fd. */
-static int read_small(pd_map *m, int fd, const struct stat *st, char *err, size_t errlen) {
+static int read_whole(pd_map *m, int fd, const struct stat *st, char *err, size_t errlen) {
     size_t cap = (size_t)st->st_size, len = 0;
     unsigned char *buf = malloc(cap);
     if (!buf) { close(fd); return fail(err, errlen, m->path, "out of memory"); }
@@ -119,7 +119,7 @@ int pd_map_path(pd_map *m, const char *path, char *err, size_t errlen) {
    files, and anything else (a FIFO would block, a device would be read
    without end) is refused before it is opened, and again after (fstat) in
    case the path changed in between. An empty data.N is an empty stream. */
-static int map_member(pd_map *m, const char *path, int allow_empty, char *err, size_t errlen) {
+static int map_member(pd_map *m, const char *path, int allow_empty, int read_it, char *err, size_t errlen) {
     struct stat st;
     int fd;
     if (set_path(m, path, err, errlen) < 0) return -1;
@@ -129,7 +129,7 @@ static int map_member(pd_map *m, const char *path, int allow_empty, char *err, s
     if (fd < 0) return fail(err, errlen, path, strerror(errno));
     if (fstat(fd, &st) < 0) { int e = errno; close(fd); return fail(err, errlen, path, strerror(e)); }
     if (!S_ISREG(st.st_mode)) { close(fd); return fail(err, errlen, path, "not a regular file"); }
-    if (allow_empty && st.st_size > 0 && st.st_size < sysconf(_SC_PAGESIZE)) return read_small(m, fd, &st, err, errlen);
+    if (st.st_size > 0 && (read_it || st.st_size < sysconf(_SC_PAGESIZE))) return read_whole(m, fd, &st, err, errlen);
     return map_regular(m, fd, &st, allow_empty, err, errlen);
 }
 
@@ -191,9 +191,8 @@ static int stream_number(const char *name, size_t *n) {
     return 1;
 }
 
-static const pd_input *sorting_;
 static int by_data(const void *a, const void *b) {
-    const unsigned char *x = sorting_->streams[*(const size_t *)a].data, *y = sorting_->streams[*(const size_t *)b].data;
+    uintptr_t x = (uintptr_t)(*(const pd_map *const *)a)->data, y = (uintptr_t)(*(const pd_map *const *)b)->data;
     return x < y ? -1 : x > y;
 }
 
@@ -205,35 +204,35 @@ static int index_streams(pd_input *in, const char *dir, char *err, size_t errlen
     if (!in->nr_streams) return 0;
     if (!(in->by_address = malloc(in->nr_streams * sizeof *in->by_address))) return fail(err, errlen, dir, "out of memory");
     for (i = 0; i < in->nr_streams; i++)
-        if (in->streams[i].size) in->by_address[n++] = i;
-    sorting_ = in;
+        if (in->streams[i].size) in->by_address[n++] = &in->streams[i];
     qsort(in->by_address, n, sizeof *in->by_address, by_data);
-    sorting_ = NULL;
     in->nr_by_address = n;
     return 0;
 }
 
 const pd_map *pd_input_stream_at(const pd_input *in, const void *p) {
-    const unsigned char *at = (const unsigned char *)p;
+    uintptr_t at = (uintptr_t)p;
     size_t lo = 0, hi = in->nr_by_address;
     while (lo < hi) { /* the last stream starting at or before at */
         size_t mid = lo + (hi - lo) / 2;
-        if (in->streams[in->by_address[mid]].data <= at) lo = mid + 1;
+        if ((uintptr_t)in->by_address[mid]->data <= at) lo = mid + 1;
         else hi = mid;
     }
     if (lo) {
-        const pd_map *m = &in->streams[in->by_address[lo - 1]];
-        if (at < m->data + m->size) return m;
+        const pd_map *m = in->by_address[lo - 1];
+        if (at - (uintptr_t)m->data < m->size) return m;
     }
     return NULL;
 }
+
+#define PD_MAX_MAPPED 4096
 
 /* data.N files of a --threads directory, in numeric order: data.0 up to
    the first number missing. Whatever is there counts (a dangling symlink
    too, to be refused by name), and a data.N past a gap is an error rather
    than a stream silently left out. */
 static int open_streams(pd_input *in, const char *dir, char *err, size_t errlen) {
-    size_t n, k;
+    size_t n, k, mapped = 0;
     DIR *d;
     struct dirent *de;
     for (n = 0;; n++) {
@@ -257,10 +256,13 @@ static int open_streams(pd_input *in, const char *dir, char *err, size_t errlen)
         char p[4200];
         snprintf(p, sizeof p, "%s/data.%zu", dir, in->nr_streams);
         /* an empty per-thread stream is legal: it had no records */
-        if (map_member(&in->streams[in->nr_streams], p, 1, err, errlen) < 0) {
+        /* past PD_MAX_MAPPED mappings, streams are read: a process may
+           have only so many (vm.max_map_count, 65,530 by default) */
+        if (map_member(&in->streams[in->nr_streams], p, 1, mapped >= PD_MAX_MAPPED, err, errlen) < 0) {
             pd_unmap(&in->streams[in->nr_streams]);
             return -1;
         }
+        if (in->streams[in->nr_streams].owned == 2) mapped++;
     }
     return index_streams(in, dir, err, errlen);
 }
@@ -272,7 +274,7 @@ int pd_input_open(pd_input *in, const char *path, char *err, size_t errlen) {
         char p[4200];
         snprintf(p, sizeof p, "%s/data", path);
         in->is_dir = 1;
-        if (map_member(&in->main, p, 0, err, errlen) < 0 || open_streams(in, path, err, errlen) < 0) {
+        if (map_member(&in->main, p, 0, 0, err, errlen) < 0 || open_streams(in, path, err, errlen) < 0) {
             pd_input_close(in);
             return -1;
         }

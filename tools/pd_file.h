@@ -3,7 +3,8 @@
    A regular file is mmapped; "-" (standard input), a FIFO or a tty is read
    into memory; a `perf record --threads` directory is mapped as its `data`
    file plus one stream per data.N file (one under a page is read into
-   memory: a mapping would take a page and a kernel map entry each). */
+   memory, as is every one after the first 4096 mapped: a mapping takes a
+   page at least, and a process has at most vm.max_map_count of them). */
 #ifndef PD_FILE_H
 #define PD_FILE_H
 
@@ -25,7 +26,7 @@ typedef struct pd_input {
     pd_map main;        /* the file, or dir/data */
     pd_map *streams;    /* dir/data.0 ... in numeric order */
     size_t nr_streams;
-    size_t *by_address; /* non-empty streams' indexes in the order of their data */
+    const pd_map **by_address; /* the non-empty streams in the order of their data */
     size_t nr_by_address;
     int is_dir;
 } pd_input;

@@ -56,7 +56,7 @@ static size_t capped_len(const char *s, size_t max) {
     return n;
 }
 
-size_t pd_text_len(const char *s) {
+size_t pd_text_width(const char *s) {
     const unsigned char *u = (const unsigned char *)s;
     /* every byte takes one column at least: past the widest column (and a
        control character's second byte) nothing changes the answer */

@@ -25,7 +25,7 @@ const char *pd_escaped(char *buf, size_t cap, const char *s);
 #define PD_TEXT_CELL_MAX 1023
 /* The length of s as written escaped, or PD_TEXT_CELL_MAX + 1 when that is
    more: the width of a column (it looks at no more of s than that). */
-size_t pd_text_len(const char *s);
+size_t pd_text_width(const char *s);
 /* A table cell: s escaped into buf (len bytes), cut to at most width bytes
    (never inside an escape) and padded with spaces to width, as printf's
    "%-*.*s" does for text that needs no escaping. Returns buf. */

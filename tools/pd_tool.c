@@ -217,7 +217,9 @@ static void inflate_reclaim(pd_session *s) {
 /* The largest zstd window set up: libzstd's decoder refuses frames that ask
    for more than 128 MiB (ZSTD_WINDOWLOG_LIMIT_DEFAULT), so perf reads no
    such file, and the size is the frame header's to name. */
-#define PD_ZSTD_WINDOW_LIMIT (((size_t)128 << 20) + PERFDATA_ZSTD_BLOCK_SIZE_MAX + 64) /* its buffer's size, with slack */
+/* the buffer perfdata_zstd_window_buffer_size asks for libzstd's largest
+   window, 128 MiB + 1: the window, a block and 32 bytes */
+#define PD_ZSTD_WINDOW_LIMIT (((size_t)128 << 20) + 1 + PERFDATA_ZSTD_BLOCK_SIZE_MAX + 32)
 
 static void inflate_begin(pd_session *s, perfdata_cursor *c) {
     pd_inflate *z = &s->inflate;

@@ -641,8 +641,8 @@ static void column_widths(report_ctx *r, size_t ev, entry **sorted, size_t n, si
         const entry *e = sorted[i];
         size_t len;
         if ((size_t)e->event != ev || e->hidden) continue; /* filtered rows do not size columns */
-        if ((len = pd_text_len(thread_comm(r, e))) > comm) comm = len;
-        if ((len = pd_text_len(e->dso)) > width[KEY_DSO]) width[KEY_DSO] = len;
+        if ((len = pd_text_width(thread_comm(r, e))) > comm) comm = len;
+        if ((len = pd_text_width(e->dso)) > width[KEY_DSO]) width[KEY_DSO] = len;
         sym_text(e, buf, sizeof buf);
         if ((len = strlen(buf)) > width[KEY_SYM]) width[KEY_SYM] = len;
         /* hists__set_unres_dso_col_len, which --dso turns off */

@@ -314,11 +314,11 @@ static void print_event(bctx *b, size_t ev, brow **sorted, size_t n) {
         const brow *r = sorted[i];
         if ((size_t)r->event != ev) continue;
         /* perf sizes the column by the thread's last comm, not the row's */
-        widen(&width[BK_COMM], pd_text_len(comm_of(b, pd_state_thread(&b->st, r->pid, r->tid))));
-        widen(&width[BK_SYM_FROM], r->from.sym ? pd_text_len(r->from.sym) + 4 : 22);
-        widen(&width[BK_SYM_TO], r->to.sym ? pd_text_len(r->to.sym) + 4 : 22);
-        widen(&width[BK_DSO_FROM], r->from.sym ? pd_text_len(r->from.dso) : 16);
-        widen(&width[BK_DSO_TO], r->to.sym ? pd_text_len(r->to.dso) : 16);
+        widen(&width[BK_COMM], pd_text_width(comm_of(b, pd_state_thread(&b->st, r->pid, r->tid))));
+        widen(&width[BK_SYM_FROM], r->from.sym ? pd_text_width(r->from.sym) + 4 : 22);
+        widen(&width[BK_SYM_TO], r->to.sym ? pd_text_width(r->to.sym) + 4 : 22);
+        widen(&width[BK_DSO_FROM], r->from.sym ? pd_text_width(r->from.dso) : 16);
+        widen(&width[BK_DSO_TO], r->to.sym ? pd_text_width(r->to.dso) : 16);
     }
     for (k = 0; k < BK_MAX; k++)
         if (width[k] > PD_TEXT_CELL_MAX) width[k] = PD_TEXT_CELL_MAX;
