@@ -202,10 +202,12 @@ static int by_data(const void *a, const void *b) {
 static int index_streams(pd_input *in, const char *dir, char *err, size_t errlen) {
     size_t i, n = 0;
     if (!in->nr_streams) return 0;
-    if (!(in->by_address = malloc(in->nr_streams * sizeof *in->by_address))) return fail(err, errlen, dir, "out of memory");
+    /* an array of pointers (NOLINTs: sizeof a pointer is meant) */
+    in->by_address = (const pd_map **)malloc(in->nr_streams * sizeof(const pd_map *)); /* NOLINT(bugprone-sizeof-expression) */
+    if (!in->by_address) return fail(err, errlen, dir, "out of memory");
     for (i = 0; i < in->nr_streams; i++)
         if (in->streams[i].size) in->by_address[n++] = &in->streams[i];
-    qsort(in->by_address, n, sizeof *in->by_address, by_data);
+    qsort(in->by_address, n, sizeof(const pd_map *), by_data); /* NOLINT(bugprone-sizeof-expression) */
     in->nr_by_address = n;
     return 0;
 }
