@@ -177,7 +177,9 @@ extern "C" {
     X(ERR_NO_SPACE, 5, "caller-supplied storage is too small")                \
     X(ERR_BAD_ARGUMENT, 6, "bad argument")                                    \
     X(ERR_UNKNOWN_ID, 7, "the record's id matches no event")                 \
-    X(ERR_LIMIT, 8, "a limit on the work an input may cause was reached")
+    X(ERR_LIMIT, 8, "a limit on the work an input may cause was reached")   \
+    X(NEED_INPUT, 9, "more input is needed")                                  \
+    X(NEED_MEMORY, 10, "more memory is needed")
 
 typedef enum perfdata_status {
 #define PERFDATA__ENUM(name, value, text) PERFDATA_##name = (value),
@@ -191,9 +193,26 @@ typedef struct perfdata_error {
     uint64_t offset;       /* file offset of the fault */
     uint32_t record_type;  /* record type involved, or 0 */
     uint32_t feature;      /* feature id involved, or 0 */
-    uint64_t needed;       /* NO_SPACE: elements needed; TRUNCATED: bytes */
+    uint64_t needed;       /* bytes: NEED_MEMORY, the size to give; TRUNCATED,
+                              the bytes missing */
     const char *message;   /* static text, never NULL */
+    int detail;            /* NEED_MEMORY: the perfdata_pool that ran out;
+                              zstd errors: a PERFDATA_ZSTD_E_* code; else 0 */
+    int final;             /* perfdata_reader_next: 1 when iteration ends
+                              with this error (the next call returns
+                              PERFDATA_END), 0 when it goes on */
 } perfdata_error;
+
+/* What ran out, for PERFDATA_NEED_MEMORY (err.detail). */
+typedef enum perfdata_pool {
+    PERFDATA_POOL_NONE = 0,
+    PERFDATA_POOL_EVENTS = 1,  /* perfdata_event slots: one per attr */
+    PERFDATA_POOL_IDS = 2,     /* the id index: perfdata_id_entry slots */
+    PERFDATA_POOL_QUEUE = 3,   /* the reorder queue: perfdata_order_entry slots */
+    PERFDATA_POOL_BUFFER = 4,  /* bytes: decompressed chunks, records kept for
+                                  the reorder queue or spanning pushed pieces */
+    PERFDATA_POOL_ZSTD = 5     /* the built-in zstd decoder and its window */
+} perfdata_pool;
 
 PERFDATA_API const char *perfdata_status_name(perfdata_status code);
 
@@ -1479,6 +1498,8 @@ PERFDATA__PRIVATE perfdata_status perfdata__fail(perfdata_error *err, perfdata_s
         err->feature = 0;
         err->needed = 0;
         err->message = (msg && msg[0]) ? msg : perfdata__status_text[code];
+        err->detail = 0;
+        err->final = 0;
     }
     return code;
 }
@@ -2301,6 +2322,8 @@ PERFDATA_DEF void perfdata_cursor_init_range(perfdata_cursor *c, const void *byt
     c->error.feature = 0;
     c->error.needed = 0;
     c->error.message = "";
+    c->error.detail = 0;
+    c->error.final = 0;
     c->missing = 0;
 }
 
