@@ -535,17 +535,19 @@ typedef struct perfdata_file {
     perfdata_section event_types;
     uint64_t features[4];           /* feature bitmap, host order */
     perfdata_view feature_index;    /* {offset,size} per set bit */
-    perfdata_event *events;
+    perfdata_event *events;         /* events[0 .. nr_events) */
     size_t nr_events;
-    size_t cap_events;
-    perfdata_id_entry *id_index;    /* sorted runs of (id, event), or NULL */
-    size_t nr_ids;
-    size_t cap_ids;
-    size_t sorted_ids;              /* private: the first run's length */
-    perfdata_view names_pending;    /* private: EVENT_DESC entries that wait for the id index */
-    int id_pos;                     /* u64 index of ID in a SAMPLE, -1 none */
-    int is_pos;                     /* u64 index of ID from a trailer's end */
-    uint64_t sample_type_union;     /* OR of every event's sample_type */
+    struct {                        /* private: do not use */
+        size_t cap_events;
+        perfdata_id_entry *id_index; /* sorted runs of (id, event), or NULL */
+        size_t nr_ids;
+        size_t cap_ids;
+        size_t sorted_ids;           /* the first run's length */
+        perfdata_view names_pending; /* EVENT_DESC entries that wait for the id index */
+        int id_pos;                  /* u64 index of ID in a SAMPLE, -1 none */
+        int is_pos;                  /* u64 index of ID from a trailer's end */
+        uint64_t sample_type_union;  /* OR of every event's sample_type */
+    } priv;
 } perfdata_file;
 
 /* Opens a perf.data image (file or pipe mode). `events` may be NULL when
@@ -596,19 +598,23 @@ typedef struct perfdata_record {
     perfdata_view extra;    /* bytes after the record that header.size does
                                not count (TRACING_DATA, AUXTRACE), else empty */
     int big_endian;
+    uint32_t stream;        /* which input: 0 the file's data section or the
+                               pipe, k+1 the k-th stream given to
+                               perfdata_reader_set_streams() */
 } perfdata_record;
 
 typedef struct perfdata_cursor {
-    perfdata_view range;    /* records to walk */
-    size_t pos;
-    int big_endian;
-    int register_attrs;     /* add HEADER_ATTR records to the file's events */
-    int update_events;      /* apply EVENT_UPDATE names and pipe EVENT_DESC */
-    perfdata_status stopped; /* OK while walking, else END or the error */
-    perfdata_error error;
-    uint64_t missing;       /* bytes known to be cut off after the range (a
-                               cut file's data section): its end is then
-                               ERR_TRUNCATED, not END */
+    struct {                /* private: do not use */
+        perfdata_view range;    /* records to walk */
+        size_t pos;
+        int big_endian;
+        int register_attrs;     /* add HEADER_ATTR records to the file's events */
+        int update_events;      /* apply EVENT_UPDATE names and pipe EVENT_DESC */
+        perfdata_status stopped; /* OK while walking, else END or the error */
+        perfdata_error error;
+        uint64_t missing;       /* bytes known to be cut off after the range */
+        uint32_t stream;        /* perfdata_record.stream of its records */
+    } priv;
 } perfdata_cursor;
 
 /* The data section of a file, or the stream of a pipe. */
@@ -650,6 +656,13 @@ PERFDATA_API long perfdata_record_event(const perfdata_file *f, const perfdata_r
    size now needed), nothing is lost, and after perfdata_ordered_grow() the
    same call can be made again. An error that ends the cursor (a cut file's
    ERR_TRUNCATED) is returned after the queued records have been released. */
+/* Where a layer takes its records from, instead of perfdata_next_record()
+   on a cursor: returns like perfdata_next_record() (also NEED_INPUT or
+   NEED_MEMORY, passed on to the caller untouched); `c` is the layer's
+   cursor (may be NULL). */
+typedef perfdata_status (*perfdata_record_source)(void *user, perfdata_file *f, perfdata_cursor *c,
+                                                  perfdata_record *rec, perfdata_error *err);
+
 typedef struct perfdata_order_entry {
     uint64_t time;
     uint64_t seq;                 /* arrival order, breaks ties */
@@ -659,36 +672,43 @@ typedef struct perfdata_order_entry {
     uint64_t offset;              /* perfdata_record.offset */
     uint64_t bytes_offset;        /* file offset of bytes (differs inside a chunk) */
     size_t extra;                 /* perfdata_record.extra.n */
+    uint32_t stream;              /* perfdata_record.stream */
     int big_endian;
 } perfdata_order_entry;
 
 typedef struct perfdata_ordered {
-    perfdata_cursor *cursor;
-    perfdata_order_entry *queue;  /* a 4-ary heap on (time, seq) */
-    size_t nr, cap;
-    uint64_t seq;
-    uint64_t max_time;            /* highest time queued since the queue was last empty */
-    uint64_t last_time;           /* the time of the record queued last */
-    uint64_t next_flush;          /* release up to this time at the next round */
-    uint64_t flush_limit;         /* the release in progress */
-    int flushing;                 /* 1: releasing up to flush_limit; 2: releasing all */
-    int draining;                 /* the cursor has ended */
-    perfdata_record held;         /* a record read but not queued for lack of room */
-    int have_held;
-    /* optional: where records come from instead of perfdata_next_record on
-       the cursor (e.g. records decompressed from COMPRESSED chunks); it
-       returns like perfdata_next_record and uses o->cursor only as the
-       caller sees fit */
-    perfdata_status (*source)(void *user, perfdata_file *f, perfdata_cursor *c, perfdata_record *rec, perfdata_error *err);
-    void *source_user;
-    int hold_end;                 /* set by the caller: at the cursor's end return
-                                     PERFDATA_END without releasing the queue, so
-                                     that another cursor (the next data.N of a
-                                     --threads directory) can be attached with
-                                     o->cursor = ...; clear it for the last one */
+    struct {                      /* private: do not use */
+        perfdata_cursor *cursor;
+        perfdata_order_entry *queue;  /* a 4-ary heap on (time, seq) */
+        size_t nr, cap;
+        uint64_t seq;
+        uint64_t max_time;            /* highest time queued since the queue was last empty */
+        uint64_t last_time;           /* the time of the record queued last */
+        uint64_t next_flush;          /* release up to this time at the next round */
+        uint64_t flush_limit;         /* the release in progress */
+        int flushing;                 /* 1: releasing up to flush_limit; 2: releasing all */
+        int draining;                 /* the cursor has ended */
+        perfdata_record held;         /* a record read but not queued for lack of room */
+        int have_held;
+        perfdata_error final;     /* the error that ended the source, returned after the queue */
+        int have_final;
+        perfdata_record_source source; /* perfdata_ordered_set_source */
+        void *source_user;
+        int hold_end;                 /* perfdata_ordered_set_cursor's more_follow */
+    } priv;
 } perfdata_ordered;
 
 PERFDATA_API void perfdata_ordered_init(perfdata_ordered *o, perfdata_cursor *c, perfdata_order_entry *window, size_t cap);
+/* Records from `source` (e.g. perfdata_inflate_next through a small
+   wrapper) instead of the cursor. An error the source returns with
+   err->final set ends the walk after the queued records. */
+PERFDATA_API void perfdata_ordered_set_source(perfdata_ordered *o, perfdata_record_source source, void *user);
+/* Continue with another cursor (the next data.N of a --threads directory).
+   more_follow: at this cursor's end return PERFDATA_END without releasing
+   the queue, so that yet another can be attached; 0 for the last one. */
+PERFDATA_API void perfdata_ordered_set_cursor(perfdata_ordered *o, perfdata_cursor *c, int more_follow);
+/* How many records wait in the queue. */
+PERFDATA_API size_t perfdata_ordered_queued(const perfdata_ordered *o);
 PERFDATA_API perfdata_status perfdata_ordered_next(perfdata_file *f, perfdata_ordered *o, perfdata_record *rec,
                                                    perfdata_error *err);
 /* An early release, as perf's ordered_events__flush: PERFDATA_FLUSH_HALF
@@ -1205,29 +1225,34 @@ typedef struct perfdata_inflate_sizes {
 } perfdata_inflate_sizes;
 
 typedef struct perfdata_inflate {
-    perfdata_cursor *cursor;   /* where the chunks (and all other records) come from */
-    perfdata_cursor inner;     /* the records of the current chunk's output */
-    perfdata_decompress_fn decompress;
-    void *decompress_user;
-    unsigned char *buf;
-    size_t cap, used;          /* buf[0..used) holds output */
-    const unsigned char *carry_p; /* a partial record the last chunk left (in buf, or in
-                                  the buffer before the last set_buffer) */
-    size_t carry;              /* its length */
-    size_t chunk_max;          /* keep mode: room asked for before each chunk */
-    perfdata_record chunk_rec; /* the chunk read last */
-    perfdata_view chunk;       /* its payload */
-    int pending, inner_active;
-    int keep;                  /* set by the caller: append output, never reuse it */
-    int failed;                /* a chunk could not be decompressed, or the records
-                                  inside it are broken: the stream cannot go on,
-                                  later chunks are yielded undecoded */
-    perfdata_error error;      /* why, when failed */
-    size_t lost;               /* bytes of a partial record left at the end */
-    uint64_t in_bytes;         /* private: bytes of the chunk records decompressed */
-    uint64_t charged;          /* private: the cost of the records inside them */
-    uint64_t allowance;        /* private: what that cost may reach */
-    uint32_t max_ratio;        /* private: perfdata_inflate_set_max_ratio */
+    struct {                   /* private: do not use */
+        perfdata_cursor *cursor;   /* where the chunks (and all other records) come from */
+        perfdata_cursor inner;     /* the records of the current chunk's output */
+        perfdata_decompress_fn decompress;
+        void *decompress_user;
+        unsigned char *buf;
+        size_t cap, used;          /* buf[0..used) holds output */
+        const unsigned char *carry_p; /* a partial record the last chunk left (in buf, or in
+                                      the buffer before the last set_buffer) */
+        size_t carry;              /* its length */
+        size_t chunk_max;          /* keep mode: room asked for before each chunk */
+        perfdata_record chunk_rec; /* the chunk read last */
+        perfdata_view chunk;       /* its payload */
+        int pending, inner_active;
+        int keep;                  /* set by the caller: append output, never reuse it */
+        int failed;                /* a chunk could not be decompressed, or the records
+                                      inside it are broken: the stream cannot go on,
+                                      later chunks are yielded undecoded */
+        perfdata_error error;      /* why, when failed */
+        size_t lost;               /* bytes of a partial record left at the end */
+        uint64_t in_bytes;         /* private: bytes of the chunk records decompressed */
+        uint64_t charged;          /* private: the cost of the records inside them */
+        uint64_t allowance;        /* private: what that cost may reach */
+        uint32_t max_ratio;        /* private: perfdata_inflate_set_max_ratio */
+        perfdata_record_source source; /* perfdata_inflate_set_source, or NULL: the cursor */
+        void *source_user;
+        int told;                  /* the failure was returned as a status */
+    } priv;
 } perfdata_inflate;
 
 /* The bound on decompression, on by default: the records inside the chunks
@@ -1276,8 +1301,162 @@ PERFDATA_API int perfdata_inflate_expands(const perfdata_inflate *z, const perfd
    o->source_user = z): records in time order, chunks included. Needs `keep`
    and perfdata_inflate_room_needed() checked before each
    perfdata_ordered_next(). */
+/* Records from `source` instead of the cursor given to _init (which may
+   then be NULL). */
+PERFDATA_API void perfdata_inflate_set_source(perfdata_inflate *z, perfdata_record_source source, void *user);
+/* keep: append each chunk's output instead of reusing the buffer, so that
+   every record stays valid (what perfdata_ordered needs). */
+PERFDATA_API void perfdata_inflate_keep(perfdata_inflate *z, int keep);
+/* PERFDATA_OK while the chunk stream goes on; else the error that stopped
+   it (also returned once by perfdata_inflate_next, with rec->type 0). */
+PERFDATA_API perfdata_status perfdata_inflate_status(const perfdata_inflate *z, perfdata_error *err);
 PERFDATA_API perfdata_status perfdata_inflate_source(void *z, perfdata_file *f, perfdata_cursor *c,
                                                      perfdata_record *rec, perfdata_error *err);
+
+/* ---------------------------------------------------------------- reader */
+/* perfdata_reader: every record of a perf.data input, in one call.
+   It puts together what the layers above do: the file or pipe header, the
+   records of the data section (and of the data.N streams of a `perf record
+   --threads` directory), the records inside COMPRESSED/COMPRESSED2 chunks
+   (the built-in zstd decoder or any perfdata_decompress_fn), perf's time
+   order (PERFDATA_READ_ORDERED), pipe-mode event registration and the id
+   index. All memory is the caller's, given when asked for.
+
+   Input: the whole file in memory (perfdata_reader_set_input), or a
+   pipe-mode stream pushed in pieces of any size as it arrives
+   (perfdata_reader_push: `perf record -o -`, a UART, a socket). A record
+   or chunk that spans pieces is put back together in reader memory. A
+   file-mode perf.data cannot be pushed (its features and, often, its
+   attrs come after the data): give it whole.
+
+   perfdata_reader_next() returns
+   - PERFDATA_OK: *rec is the next record;
+   - PERFDATA_END: there are no more;
+   - PERFDATA_NEED_INPUT (push mode): every byte pushed so far is used, and
+     the piece may be reused or freed; push the next one (a push of 0 bytes
+     says the input has ended) and call again;
+   - PERFDATA_NEED_MEMORY: err.detail names the perfdata_pool that ran out,
+     err.needed the bytes it needs; give them with perfdata_reader_give()
+     (more is fine), or refuse with perfdata_reader_give(r, pool, NULL, 0),
+     and call again. Nothing is lost either way. A refusal is not an error:
+     QUEUE and BUFFER (in time order) release queued records early, as perf
+     does when its queue is full (records that come later than such a
+     release may be out of order); IDS makes record-to-event lookups a
+     scan; ZSTD leaves the chunks undecoded (the chunk comes with
+     PERFDATA_ERR_LIMIT); EVENTS and BUFFER (otherwise) end the walk with
+     PERFDATA_ERR_LIMIT.
+   - an error: err.final = 1 when the walk ends with it (a record cut off,
+     a broken framing; records queued for time order are delivered first;
+     the next call returns PERFDATA_END); err.final = 0 when it goes on:
+     then rec->type != 0 means *rec is still a record (a malformed attr, a
+     chunk that could not be decompressed), and rec->type == 0 that the
+     records of later chunks are lost (the chunk stream broke or passed the
+     bound on decompression; the chunks themselves still come).
+
+   Lifetimes: a record, and the views decoded from it, are valid until the
+   next call of perfdata_reader_next() (records of the caller's whole input
+   as long as that input). perfdata_reader_file(r) and its events are valid
+   while the reader lives; their views point into the whole input or into
+   memory the reader keeps. Memory given with perfdata_reader_give() is
+   the reader's until perfdata_reader_take_back() hands it back: call it
+   after each step (it costs nothing when there is nothing to return) and
+   after the walk, until it returns NULL. The reader must not be moved
+   (copied) once started: the file points into it in push mode. */
+#define PERFDATA_READ_ORDERED 1u    /* records in perf's delivery order */
+#define PERFDATA_READ_RAW_CHUNKS 2u /* yield COMPRESSED chunks, not what is inside */
+
+struct perfdata__block;
+
+typedef struct perfdata_reader {
+    struct {                      /* private: do not use */
+        perfdata_file file;
+        unsigned flags;
+        int started, ended, push, whole, input_ended;
+        perfdata_view input;                  /* set_input */
+        const perfdata_view *streams;         /* set_streams */
+        size_t nr_streams, next_stream;
+        unsigned char head[16];               /* push: the pipe header */
+        size_t head_len;
+        uint64_t consumed;                    /* push: stream offset of the piece */
+        const unsigned char *piece;
+        size_t piece_n, piece_pos;
+        perfdata_cursor cur;
+        struct perfdata__block *stage;        /* push: a record spanning pieces */
+        size_t stage_len, stage_need;
+        uint64_t stage_offset;
+        int stage_ready;
+        perfdata_record back;                 /* a record put back */
+        int have_back;
+        perfdata_record reg;                  /* a record waiting to be registered */
+        int have_reg;
+        perfdata_inflate z;
+        perfdata_inflate_sizes sizes;
+        int z_on, z_off, z_restart;
+        perfdata_decompress_fn decompress;
+        void *decompress_user;
+        uint32_t max_ratio;
+        int ratio_set;
+        uint32_t mmap_len;                    /* a pipe's COMPRESSED feature */
+        void *zstd;                           /* the dctx, then the window */
+        size_t zstd_bytes;
+        struct perfdata__block *z_block;      /* the block decompressed chunks go to */
+        perfdata_ordered o;
+        int refusals;                         /* QUEUE/BUFFER refused in a row */
+        int refused;                          /* the pool refused last */
+        int ids_refused;
+        size_t ids_events;                    /* nr_events when the index was sized */
+        struct perfdata__block *blocks;       /* BUFFER memory in use */
+        struct perfdata__block *spare;        /* BUFFER memory free */
+        struct perfdata__block *copy;         /* where pushed records are kept for the queue */
+        struct perfdata__block *pinned;       /* where event views are kept */
+        void *released;                       /* memory to take back: a list */
+        size_t given[4];                      /* bytes given for EVENTS, IDS, QUEUE */
+        perfdata_error ask;                   /* the NEED_MEMORY asked */
+    } priv;
+} perfdata_reader;
+
+/* flags: PERFDATA_READ_*. Then the input (set_input, or pushes), then
+   perfdata_reader_next() until PERFDATA_END. */
+PERFDATA_API void perfdata_reader_init(perfdata_reader *r, unsigned flags);
+/* The whole input (file or pipe mode); it must outlive the reader. */
+PERFDATA_API void perfdata_reader_set_input(perfdata_reader *r, const void *data, size_t size);
+/* After the data section, the records of these streams, in this order (the
+   data.N files of a --threads directory): record ranges in the file's byte
+   order, each with its own compressed stream, offsets from 0. The array and
+   the bytes must outlive the reader. */
+PERFDATA_API void perfdata_reader_set_streams(perfdata_reader *r, const perfdata_view *streams, size_t n);
+/* The next piece of a pushed pipe-mode stream, after NEED_INPUT (or before
+   the first call); size 0: the stream has ended. The piece is read in
+   place until the reader returns NEED_INPUT. */
+PERFDATA_API perfdata_status perfdata_reader_push(perfdata_reader *r, const void *data, size_t size,
+                                                 perfdata_error *err);
+/* Chunks through this decompressor instead of the built-in zstd (which is
+   there with PERFDATA_ZSTD; without either, chunks come undecoded). */
+PERFDATA_API void perfdata_reader_set_decompressor(perfdata_reader *r, perfdata_decompress_fn fn, void *user);
+/* The bound on decompression (perfdata_inflate_set_max_ratio); 0: none. */
+PERFDATA_API void perfdata_reader_set_max_ratio(perfdata_reader *r, uint32_t max_ratio);
+/* Reads the header (and in file mode the attrs): OK when
+   perfdata_reader_file() is ready, else like perfdata_reader_next().
+   perfdata_reader_next() does it too. */
+PERFDATA_API perfdata_status perfdata_reader_start(perfdata_reader *r, perfdata_error *err);
+PERFDATA_API perfdata_status perfdata_reader_next(perfdata_reader *r, perfdata_record *rec, perfdata_error *err);
+/* Memory for the pool named by a NEED_MEMORY (or NULL, 0: none). */
+PERFDATA_API perfdata_status perfdata_reader_give(perfdata_reader *r, perfdata_pool pool, void *mem, size_t bytes,
+                                                 perfdata_error *err);
+/* Memory given earlier that the reader no longer uses, one block per call
+   (its size in *bytes), or NULL. */
+PERFDATA_API void *perfdata_reader_take_back(perfdata_reader *r, size_t *bytes);
+/* Ends the walk: every block of memory given is handed to
+   perfdata_reader_take_back() (the file's events with it). */
+PERFDATA_API void perfdata_reader_close(perfdata_reader *r);
+/* The parsed header, attrs and events (after a successful start). */
+PERFDATA_API const perfdata_file *perfdata_reader_file(const perfdata_reader *r);
+/* Whether `rec` is a chunk whose records the reader also yields. */
+PERFDATA_API int perfdata_reader_expands(const perfdata_reader *r, const perfdata_record *rec);
+/* How far the reader has read: the offset in the input (0) or stream k+1
+   given by *stream. For a caller that maps its input and gives back pages
+   behind it. */
+PERFDATA_API uint64_t perfdata_reader_position(const perfdata_reader *r, uint32_t *stream);
 
 /* ------------------------------------------------------------------- zstd */
 /* An allocation-free zstd decoder (RFC 8878; frames without dictionaries),
@@ -1734,19 +1913,19 @@ PERFDATA__PRIVATE int perfdata__is_pos(uint64_t t) {
 /* Recomputes what every lookup needs after the event list changed. */
 PERFDATA__PRIVATE void perfdata__events_changed(perfdata_file *f) {
     size_t i;
-    f->sample_type_union = 0;
+    f->priv.sample_type_union = 0;
     f->flags &= ~PERFDATA_FILE_IDS_AMBIGUOUS;
-    f->id_pos = f->is_pos = -1;
+    f->priv.id_pos = f->priv.is_pos = -1;
     if (f->nr_events == 0) return;
-    f->id_pos = perfdata__id_pos(f->events[0].attr.sample_type);
-    f->is_pos = perfdata__is_pos(f->events[0].attr.sample_type);
+    f->priv.id_pos = perfdata__id_pos(f->events[0].attr.sample_type);
+    f->priv.is_pos = perfdata__is_pos(f->events[0].attr.sample_type);
     for (i = 0; i < f->nr_events; i++) {
         uint64_t t = f->events[i].attr.sample_type;
-        f->sample_type_union |= t;
-        if (perfdata__id_pos(t) != f->id_pos || perfdata__is_pos(t) != f->is_pos)
+        f->priv.sample_type_union |= t;
+        if (perfdata__id_pos(t) != f->priv.id_pos || perfdata__is_pos(t) != f->priv.is_pos)
             f->flags |= PERFDATA_FILE_IDS_AMBIGUOUS;
     }
-    if (f->nr_events > 1 && (f->id_pos < 0 || f->is_pos < 0)) f->flags |= PERFDATA_FILE_IDS_AMBIGUOUS;
+    if (f->nr_events > 1 && (f->priv.id_pos < 0 || f->priv.is_pos < 0)) f->flags |= PERFDATA_FILE_IDS_AMBIGUOUS;
 }
 
 PERFDATA__PRIVATE void perfdata__names_from_event_desc(perfdata_file *f, perfdata_view sec, int can_wait);
@@ -1800,13 +1979,13 @@ PERFDATA__PRIVATE void perfdata__fill_id_index(perfdata_file *f) {
     size_t i, j, n = 0;
     for (i = 0; i < f->nr_events; i++)
         for (j = 0; j < f->events[i].ids.count; j++) {
-            f->id_index[n].id = perfdata_u64s_at(&f->events[i].ids, j);
-            f->id_index[n].event = (uint32_t)i;
-            f->id_index[n].unused = 0;
+            f->priv.id_index[n].id = perfdata_u64s_at(&f->events[i].ids, j);
+            f->priv.id_index[n].event = (uint32_t)i;
+            f->priv.id_index[n].unused = 0;
             n++;
         }
-    f->nr_ids = f->sorted_ids = n;
-    perfdata__sort_ids(f->id_index, n);
+    f->priv.nr_ids = f->priv.sorted_ids = n;
+    perfdata__sort_ids(f->priv.id_index, n);
 }
 
 /* Merges the adjacent sorted runs a[0..n) and a[n..2n) through scratch[0..n). */
@@ -1822,22 +2001,22 @@ PERFDATA__PRIVATE void perfdata__merge_runs(perfdata_id_entry *a, size_t n, perf
 
 /* Adds event `e`'s ids to an installed index with room for them. */
 PERFDATA__PRIVATE void perfdata__index_event(perfdata_file *f, size_t e) {
-    perfdata_id_entry *a = f->id_index;
+    perfdata_id_entry *a = f->priv.id_index;
     size_t j;
     for (j = 0; j < f->events[e].ids.count; j++) {
-        size_t tail = f->nr_ids - f->sorted_ids, run = 1;
-        a[f->nr_ids].id = perfdata_u64s_at(&f->events[e].ids, j);
-        a[f->nr_ids].event = (uint32_t)e;
-        a[f->nr_ids].unused = 0;
-        f->nr_ids++;
+        size_t tail = f->priv.nr_ids - f->priv.sorted_ids, run = 1;
+        a[f->priv.nr_ids].id = perfdata_u64s_at(&f->events[e].ids, j);
+        a[f->priv.nr_ids].event = (uint32_t)e;
+        a[f->priv.nr_ids].unused = 0;
+        f->priv.nr_ids++;
         /* the carry: runs of 1, 2, 4... before the new entry merge with it */
         while (tail & run) {
-            if (f->cap_ids - f->nr_ids < run) { /* no scratch: one sorted run */
-                perfdata__sort_ids(a, f->nr_ids);
-                f->sorted_ids = f->nr_ids;
+            if (f->priv.cap_ids - f->priv.nr_ids < run) { /* no scratch: one sorted run */
+                perfdata__sort_ids(a, f->priv.nr_ids);
+                f->priv.sorted_ids = f->priv.nr_ids;
                 break;
             }
-            perfdata__merge_runs(a + f->nr_ids - 2 * run, run, a + f->nr_ids);
+            perfdata__merge_runs(a + f->priv.nr_ids - 2 * run, run, a + f->priv.nr_ids);
             run *= 2;
         }
     }
@@ -1848,15 +2027,15 @@ PERFDATA_DEF perfdata_status perfdata_set_id_index(perfdata_file *f, perfdata_id
     size_t need = perfdata_id_index_needed(f);
     if (!entries && cap) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, 0);
     if (cap < need) {
-        perfdata__fail(err, PERFDATA_ERR_NO_SPACE, 0, 0, PERFDATA__MSG("id index too small"));
-        if (err) err->needed = need;
-        return PERFDATA_ERR_NO_SPACE;
+        perfdata__fail(err, PERFDATA_NEED_MEMORY, 0, 0, PERFDATA__MSG("id index too small"));
+        if (err) { err->needed = (uint64_t)need * sizeof(perfdata_id_entry); err->detail = PERFDATA_POOL_IDS; }
+        return PERFDATA_NEED_MEMORY;
     }
-    f->id_index = entries;
-    f->cap_ids = cap;
+    f->priv.id_index = entries;
+    f->priv.cap_ids = cap;
     if (entries) perfdata__fill_id_index(f);
-    else f->nr_ids = f->sorted_ids = 0;
-    if (entries && f->names_pending.n) perfdata__names_from_event_desc(f, f->names_pending, 0);
+    else f->priv.nr_ids = f->priv.sorted_ids = 0;
+    if (entries && f->priv.names_pending.n) perfdata__names_from_event_desc(f, f->priv.names_pending, 0);
     return perfdata__ok(err);
 }
 
@@ -1878,16 +2057,16 @@ PERFDATA__HOT long perfdata__search_run(const perfdata_id_entry *a, size_t n, ui
 /* The search of perfdata_find_event; inlined where every sample needs it. */
 PERFDATA__HOT long perfdata__find_event(const perfdata_file *f, uint64_t id) {
     size_t i, j;
-    if (f->id_index) {
-        size_t tail = f->nr_ids - f->sorted_ids, end = f->nr_ids;
+    if (f->priv.id_index) {
+        size_t tail = f->priv.nr_ids - f->priv.sorted_ids, end = f->priv.nr_ids;
         while (tail) { /* the newest run is the last and shortest */
             size_t run = tail & (~tail + 1);
-            long ev = perfdata__search_run(f->id_index + end - run, run, id);
+            long ev = perfdata__search_run(f->priv.id_index + end - run, run, id);
             if (ev >= 0) return ev;
             end -= run;
             tail -= run;
         }
-        return perfdata__search_run(f->id_index, f->sorted_ids, id);
+        return perfdata__search_run(f->priv.id_index, f->priv.sorted_ids, id);
     }
     for (i = f->nr_events; i-- > 0;)
         for (j = 0; j < f->events[i].ids.count; j++)
@@ -1922,10 +2101,10 @@ PERFDATA__PRIVATE perfdata_status perfdata__add_event(perfdata_file *f, perfdata
                                                       perfdata_u64s ids, perfdata_error *err) {
     perfdata_event *e;
     perfdata_status st;
-    if (f->nr_events >= f->cap_events) {
-        perfdata__fail(err, PERFDATA_ERR_NO_SPACE, attr_bytes.offset, 0, PERFDATA__MSG("more events than perfdata_event slots"));
-        if (err) err->needed = f->nr_events + 1;
-        return PERFDATA_ERR_NO_SPACE;
+    if (f->nr_events >= f->priv.cap_events) {
+        perfdata__fail(err, PERFDATA_NEED_MEMORY, attr_bytes.offset, 0, PERFDATA__MSG("more events than perfdata_event slots"));
+        if (err) { err->needed = ((uint64_t)f->nr_events + 1) * sizeof(perfdata_event); err->detail = PERFDATA_POOL_EVENTS; }
+        return PERFDATA_NEED_MEMORY;
     }
     e = &f->events[f->nr_events];
     st = perfdata_decode_attr(attr_bytes, (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0, &e->attr, err);
@@ -1937,9 +2116,9 @@ PERFDATA__PRIVATE perfdata_status perfdata__add_event(perfdata_file *f, perfdata
     e->name.p = attr_bytes.p; e->name.n = 0; e->name.offset = attr_bytes.offset;
     f->nr_events++;
     perfdata__events_changed(f);
-    if (f->id_index) {
-        if (ids.count <= f->cap_ids - f->nr_ids) perfdata__index_event(f, f->nr_events - 1);
-        else f->id_index = 0; /* out of room: fall back to scanning */
+    if (f->priv.id_index) {
+        if (ids.count <= f->priv.cap_ids - f->priv.nr_ids) perfdata__index_event(f, f->nr_events - 1);
+        else f->priv.id_index = 0; /* out of room: fall back to scanning */
     }
     return PERFDATA_OK;
 }
@@ -2037,7 +2216,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__read_attrs(perfdata_file *f, size_t 
             idv.bytes.offset = ids.offset; idv.count = idv.bytes.n / 8; idv.big_endian = big;
             st = perfdata__add_event(f, av, idv, err);
             if (st != PERFDATA_OK) {
-                if (st == PERFDATA_ERR_NO_SPACE && err) err->needed = (size_t)nr;
+                if (st == PERFDATA_NEED_MEMORY && err) err->needed = nr * sizeof(perfdata_event);
                 return st;
             }
         }
@@ -2133,15 +2312,15 @@ PERFDATA__PRIVATE void perfdata__names_from_event_desc(perfdata_file *f, perfdat
     perfdata_feat_event_desc d;
     perfdata_event_desc_entry e;
     size_t state = 0, i = 0;
-    f->names_pending.n = 0;
+    f->priv.names_pending.n = 0;
     if (perfdata_decode_feat_event_desc(sec, (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0, &d, 0) != PERFDATA_OK) return;
     for (; perfdata_event_desc_next(&d, &state, &e); i++) {
         long ev = (long)i;
         if (e.ids.count) {
             uint64_t id = perfdata_u64s_at(&e.ids, 0);
             if (i < f->nr_events && f->events[i].ids.count && perfdata_u64s_at(&f->events[i].ids, 0) == id) ev = (long)i;
-            else if (f->id_index || !can_wait) ev = perfdata__find_event(f, id);
-            else { f->names_pending = sec; continue; }
+            else if (f->priv.id_index || !can_wait) ev = perfdata__find_event(f, id);
+            else { f->priv.names_pending = sec; continue; }
         }
         if (ev >= 0 && (size_t)ev < f->nr_events && f->events[ev].name.n == 0) f->events[ev].name = e.name;
     }
@@ -2176,18 +2355,18 @@ PERFDATA__PRIVATE perfdata_status perfdata__open(perfdata_file *f, const void *d
     f->event_types.offset = f->event_types.size = 0;
     for (i = 0; i < 4; i++) f->features[i] = 0;
     f->feature_index = f->buffer;
-    f->events = 0; f->nr_events = f->cap_events = 0;
-    f->id_index = 0; f->nr_ids = f->cap_ids = f->sorted_ids = 0;
-    f->names_pending.p = 0; f->names_pending.n = 0; f->names_pending.offset = 0;
-    f->id_pos = f->is_pos = -1;
-    f->sample_type_union = 0;
+    f->events = 0; f->nr_events = f->priv.cap_events = 0;
+    f->priv.id_index = 0; f->priv.nr_ids = f->priv.cap_ids = f->priv.sorted_ids = 0;
+    f->priv.names_pending.p = 0; f->priv.names_pending.n = 0; f->priv.names_pending.offset = 0;
+    f->priv.id_pos = f->priv.is_pos = -1;
+    f->priv.sample_type_union = 0;
     if (!data && size) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("NULL buffer"));
     if (!events && cap) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("NULL events with a capacity"));
     f->buffer.p = (const unsigned char *)data;
     f->buffer.n = size;
     f->buffer.offset = 0;
     f->events = events;
-    f->cap_events = cap;
+    f->priv.cap_events = cap;
     st = perfdata__check_magic(f->buffer.p, size, &big, err);
     if (st != PERFDATA_OK) return st;
     if (big) f->flags |= PERFDATA_FILE_BIG_ENDIAN;
@@ -2308,23 +2487,28 @@ PERFDATA_DEF perfdata_status perfdata_feature_string(const perfdata_file *f, uns
 
 PERFDATA_DEF void perfdata_cursor_init_range(perfdata_cursor *c, const void *bytes, size_t n, uint64_t offset,
                                              int big_endian) {
-    c->range.p = (const unsigned char *)bytes;
-    c->range.n = bytes ? n : 0;
-    c->range.offset = offset;
-    c->pos = 0;
-    c->big_endian = big_endian;
-    c->register_attrs = 0;
-    c->update_events = 0;
-    c->stopped = PERFDATA_OK;
-    c->error.code = PERFDATA_OK;
-    c->error.offset = 0;
-    c->error.record_type = 0;
-    c->error.feature = 0;
-    c->error.needed = 0;
-    c->error.message = "";
-    c->error.detail = 0;
-    c->error.final = 0;
-    c->missing = 0;
+    c->priv.range.p = (const unsigned char *)bytes;
+    c->priv.range.n = bytes ? n : 0;
+    c->priv.range.offset = offset;
+    c->priv.pos = 0;
+    c->priv.big_endian = big_endian;
+    c->priv.register_attrs = 0;
+    c->priv.update_events = 0;
+    c->priv.stopped = PERFDATA_OK;
+    c->priv.error.code = PERFDATA_OK;
+    c->priv.error.offset = 0;
+    c->priv.error.record_type = 0;
+    c->priv.error.feature = 0;
+    c->priv.error.needed = 0;
+    c->priv.error.message = "";
+    c->priv.error.detail = 0;
+    c->priv.error.final = 0;
+    c->priv.missing = 0;
+    c->priv.stream = 0;
+}
+
+PERFDATA_DEF uint64_t perfdata_cursor_offset(const perfdata_cursor *c) {
+    return c->priv.range.offset + c->priv.pos;
 }
 
 /* A cursor over the data section that registers nothing. */
@@ -2333,18 +2517,18 @@ PERFDATA__PRIVATE void perfdata__cursor_data(const perfdata_file *f, perfdata_cu
     if (f->flags & PERFDATA_FILE_DATA_SIZE_ZERO) n = 0;
     if (!perfdata__fits(f->buffer.n, off, n)) { off = 0; n = 0; }
     perfdata_cursor_init_range(c, f->buffer.p + off, (size_t)n, off, (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
-    if (!(f->flags & PERFDATA_FILE_DATA_SIZE_ZERO)) c->missing = f->data_missing;
+    if (!(f->flags & PERFDATA_FILE_DATA_SIZE_ZERO)) c->priv.missing = f->data_missing;
 }
 
 PERFDATA_DEF void perfdata_cursor_init(perfdata_file *f, perfdata_cursor *c) {
     perfdata__cursor_data(f, c);
-    c->update_events = 1;
+    c->priv.update_events = 1;
     if (f->flags & PERFDATA_FILE_PIPE) {
         /* Pipe attrs live only in the stream: a new pass starts afresh. */
-        c->register_attrs = 1;
+        c->priv.register_attrs = 1;
         f->nr_events = 0;
-        f->nr_ids = f->sorted_ids = 0;
-        f->names_pending.n = 0;
+        f->priv.nr_ids = f->priv.sorted_ids = 0;
+        f->priv.names_pending.n = 0;
         perfdata__events_changed(f);
     }
 }
@@ -2369,20 +2553,22 @@ PERFDATA__PRIVATE perfdata_status perfdata__extra_size(const perfdata_record *re
 
 PERFDATA__COLD perfdata_status perfdata__stop(perfdata_cursor *c, perfdata_status st, perfdata_error *err,
                                                  uint64_t offset, uint32_t type, const char *msg) {
-    perfdata__fail(&c->error, st, offset, type, msg);
-    c->stopped = st;
-    if (err) *err = c->error;
+    perfdata__fail(&c->priv.error, st, offset, type, msg);
+    c->priv.stopped = st;
+    c->priv.error.final = st != PERFDATA_END;
+    if (err) *err = c->priv.error;
     return st;
 }
 
 /* The end of a cut range: TRUNCATED at the cut, whether or not a partial
    record (of type `type`, 0 if unknown) lies before it. */
 PERFDATA__COLD perfdata_status perfdata__stop_cut(perfdata_cursor *c, perfdata_error *err, uint32_t type) {
-    perfdata__fail(&c->error, PERFDATA_ERR_TRUNCATED, c->range.offset + c->range.n, type,
+    perfdata__fail(&c->priv.error, PERFDATA_ERR_TRUNCATED, c->priv.range.offset + c->priv.range.n, type,
                    PERFDATA__MSG("the file is cut off inside the data section"));
-    c->error.needed = c->missing;
-    c->stopped = PERFDATA_ERR_TRUNCATED;
-    if (err) *err = c->error;
+    c->priv.error.needed = c->priv.missing;
+    c->priv.stopped = PERFDATA_ERR_TRUNCATED;
+    c->priv.error.final = 1;
+    if (err) *err = c->priv.error;
     return PERFDATA_ERR_TRUNCATED;
 }
 
@@ -2391,24 +2577,24 @@ PERFDATA__COLD perfdata_status perfdata__stop_cut(perfdata_cursor *c, perfdata_e
 
 PERFDATA__COLD perfdata_status perfdata__next_stopped(perfdata_cursor *c, perfdata_error *err, size_t left,
                                                          uint64_t off) {
-    if (c->stopped != PERFDATA_OK) {
-        if (err) *err = c->error;
-        return c->stopped;
+    if (c->priv.stopped != PERFDATA_OK) {
+        if (err) *err = c->priv.error;
+        return c->priv.stopped;
     }
-    if (c->missing) return perfdata__stop_cut(c, err, 0);
+    if (c->priv.missing) return perfdata__stop_cut(c, err, 0);
     if (left == 0) return perfdata__stop(c, PERFDATA_END, err, off, 0, 0);
     perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, off, 0, PERFDATA__MSG("record header truncated"));
-    c->error.needed = 8 - left;
-    if (err) err->needed = c->error.needed;
+    c->priv.error.needed = 8 - left;
+    if (err) err->needed = c->priv.error.needed;
     return PERFDATA_ERR_TRUNCATED;
 }
 
 /* A record running `short_by` bytes past the end of the range. */
 PERFDATA__COLD perfdata_status perfdata__next_short(perfdata_cursor *c, perfdata_error *err, uint32_t type,
                                                     size_t short_by, uint64_t off) {
-    if (c->missing) return perfdata__stop_cut(c, err, type);
+    if (c->priv.missing) return perfdata__stop_cut(c, err, type);
     perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, off, type, PERFDATA__MSG("record runs past the end of the data"));
-    c->error.needed = short_by;
+    c->priv.error.needed = short_by;
     if (err) err->needed = short_by;
     return PERFDATA_ERR_TRUNCATED;
 }
@@ -2419,44 +2605,45 @@ PERFDATA__COLD perfdata_status perfdata__next_short(perfdata_cursor *c, perfdata
 PERFDATA__COLD perfdata_status perfdata__next_user(perfdata_file *f, perfdata_cursor *c, perfdata_record *rec,
                                                       perfdata_error *err, size_t left) {
     uint64_t extra = 0;
-    perfdata_status st = perfdata__extra_size(rec, &extra, &c->error);
-    if (st != PERFDATA_OK) { c->stopped = st; if (err) *err = c->error; return st; }
+    perfdata_status st = perfdata__extra_size(rec, &extra, &c->priv.error);
+    if (st != PERFDATA_OK) { c->priv.stopped = st; c->priv.error.final = 1; if (err) *err = c->priv.error; return st; }
     if (extra > left - rec->size) {
-        if (c->missing) return perfdata__stop_cut(c, err, rec->type);
+        if (c->priv.missing) return perfdata__stop_cut(c, err, rec->type);
         perfdata__stop(c, PERFDATA_ERR_TRUNCATED, err, rec->offset, rec->type,
                        PERFDATA__MSG("record payload runs past the end of the data"));
-        c->error.needed = extra - (left - rec->size);
-        if (err) err->needed = c->error.needed;
+        c->priv.error.needed = extra - (left - rec->size);
+        if (err) err->needed = c->priv.error.needed;
         return PERFDATA_ERR_TRUNCATED;
     }
     rec->extra.n = (size_t)extra;
-    c->pos += (size_t)extra;
-    if (c->register_attrs && rec->type == PERFDATA_RECORD_HEADER_ATTR) {
+    c->priv.pos += (size_t)extra;
+    if (c->priv.register_attrs && rec->type == PERFDATA_RECORD_HEADER_ATTR) {
         st = perfdata_add_event(f, rec, err);
-        if (st == PERFDATA_ERR_NO_SPACE) {
-            c->pos -= rec->size + (size_t)extra; /* retry after the caller makes room */
+        if (st == PERFDATA_NEED_MEMORY) {
+            c->priv.pos -= rec->size + (size_t)extra; /* retry after the caller makes room */
             return st;
         }
         if (st != PERFDATA_OK) return st; /* a bad attr record: reported, skippable */
     }
-    if (c->update_events) perfdata__update_names(f, rec);
+    if (c->priv.update_events) perfdata__update_names(f, rec);
     return PERFDATA_OK;
 }
 
 PERFDATA_DEF perfdata_status perfdata_next_record(perfdata_file *f, perfdata_cursor *c, perfdata_record *rec,
                                                   perfdata_error *err) {
-    size_t left = c->range.n - c->pos, size;
-    uint64_t off = c->range.offset + c->pos;
+    size_t left = c->priv.range.n - c->priv.pos, size;
+    uint64_t off = c->priv.range.offset + c->priv.pos;
     const unsigned char *p;
-    int big = c->big_endian;
+    int big = c->priv.big_endian;
     rec->type = 0; /* no record: never a stale type after END or an error */
-    if (c->stopped != PERFDATA_OK || left < 8) return perfdata__next_stopped(c, err, left, off);
-    p = c->range.p + c->pos;
+    if (c->priv.stopped != PERFDATA_OK || left < 8) return perfdata__next_stopped(c, err, left, off);
+    p = c->priv.range.p + c->priv.pos;
     rec->type = perfdata__ld32(p, big);
     rec->misc = perfdata__ld16(p + 4, big);
     rec->size = perfdata__ld16(p + 6, big);
     rec->offset = off;
     rec->big_endian = big;
+    rec->stream = c->priv.stream;
     size = rec->size;
     if (size < 8)
         return perfdata__stop(c, PERFDATA_ERR_MALFORMED, err, off, rec->type, PERFDATA__MSG("record size below 8"));
@@ -2464,7 +2651,7 @@ PERFDATA_DEF perfdata_status perfdata_next_record(perfdata_file *f, perfdata_cur
     rec->bytes.p = p; rec->bytes.n = size; rec->bytes.offset = off;
     rec->body.p = p + 8; rec->body.n = size - 8; rec->body.offset = off + 8;
     rec->extra.p = p + size; rec->extra.n = 0; rec->extra.offset = off + size;
-    c->pos += size;
+    c->priv.pos += size;
     /* Kernel records (below 64) need nothing more. */
     if (rec->type >= PERFDATA_RECORD_HEADER_ATTR) {
         perfdata_status st = perfdata__next_user(f, c, rec, err, left);
@@ -2478,7 +2665,7 @@ PERFDATA_DEF perfdata_status perfdata_add_event(perfdata_file *f, const perfdata
     perfdata_status st = perfdata_decode_header_attr(f, rec, &ha, err);
     if (st != PERFDATA_OK) return st;
     st = perfdata__add_event(f, ha.attr_bytes, ha.ids, err);
-    if (st != PERFDATA_OK && err) { err->record_type = rec->type; if (st != PERFDATA_ERR_NO_SPACE) err->offset = rec->offset; }
+    if (st != PERFDATA_OK && err) { err->record_type = rec->type; if (st != PERFDATA_NEED_MEMORY) err->offset = rec->offset; }
     return st;
 }
 
@@ -2517,17 +2704,17 @@ PERFDATA__HOT long perfdata__record_event(const perfdata_file *f, const perfdata
     if (rec->type != PERFDATA_RECORD_SAMPLE && !(f->events[0].attr.flags & PERFDATA_ATTR_FLAG_SAMPLE_ID_ALL))
         return 0;
     if (rec->type == PERFDATA_RECORD_SAMPLE) {
-        if ((size_t)f->id_pos >= words) {
+        if ((size_t)f->priv.id_pos >= words) {
             perfdata__no_event(err, rec, PERFDATA_ERR_MALFORMED, PERFDATA__MSG("sample too short to hold its id"));
             return -1;
         }
-        id = perfdata__ld64(rec->body.p + 8 * (size_t)f->id_pos, rec->big_endian);
+        id = perfdata__ld64(rec->body.p + 8 * (size_t)f->priv.id_pos, rec->big_endian);
     } else {
-        if ((size_t)f->is_pos > words) {
+        if ((size_t)f->priv.is_pos > words) {
             perfdata__no_event(err, rec, PERFDATA_ERR_MALFORMED, PERFDATA__MSG("record too short to hold its id"));
             return -1;
         }
-        id = perfdata__ld64(rec->body.p + 8 * (words - (size_t)f->is_pos), rec->big_endian);
+        id = perfdata__ld64(rec->body.p + 8 * (words - (size_t)f->priv.is_pos), rec->big_endian);
     }
     if (id == 0) return 0; /* perf: synthesized records have id 0 */
     e = perfdata__find_event(f, id);
@@ -3400,18 +3587,40 @@ PERFDATA_DEF uint64_t perfdata_record_time(const perfdata_file *f, const perfdat
     return t == (uint64_t)-1 ? 0 : t; /* perf: 0 and ~0 mean "no time" */
 }
 
+/* Whether the error just returned by the source ended it: a cursor says
+   so by its state, any source by err->final. */
+PERFDATA__PRIVATE int perfdata__ordered_stopped(const perfdata_ordered *o, const perfdata_error *err) {
+    if (o->priv.cursor && o->priv.cursor->priv.stopped != PERFDATA_OK) return 1;
+    return err && err->final;
+}
+
+PERFDATA_DEF void perfdata_ordered_set_source(perfdata_ordered *o, perfdata_record_source source, void *user) {
+    o->priv.source = source;
+    o->priv.source_user = user;
+}
+
+PERFDATA_DEF void perfdata_ordered_set_cursor(perfdata_ordered *o, perfdata_cursor *c, int more_follow) {
+    o->priv.cursor = c;
+    o->priv.hold_end = more_follow;
+}
+
+PERFDATA_DEF size_t perfdata_ordered_queued(const perfdata_ordered *o) {
+    return o->priv.nr;
+}
+
 PERFDATA_DEF void perfdata_ordered_init(perfdata_ordered *o, perfdata_cursor *c, perfdata_order_entry *window, size_t cap) {
-    o->cursor = c;
-    o->queue = window;
-    o->cap = window ? cap : 0;
-    o->nr = 0;
-    o->seq = 0;
-    o->max_time = o->last_time = o->next_flush = o->flush_limit = 0;
-    o->flushing = o->draining = 0;
-    o->have_held = 0;
-    o->hold_end = 0;
-    o->source = 0;
-    o->source_user = 0;
+    o->priv.cursor = c;
+    o->priv.queue = window;
+    o->priv.cap = window ? cap : 0;
+    o->priv.nr = 0;
+    o->priv.seq = 0;
+    o->priv.max_time = o->priv.last_time = o->priv.next_flush = o->priv.flush_limit = 0;
+    o->priv.flushing = o->priv.draining = 0;
+    o->priv.have_held = 0;
+    o->priv.have_final = 0;
+    o->priv.hold_end = 0;
+    o->priv.source = 0;
+    o->priv.source_user = 0;
 }
 
 PERFDATA__PRIVATE int perfdata__order_less(const perfdata_order_entry *a, const perfdata_order_entry *b) {
@@ -3424,23 +3633,24 @@ PERFDATA__PRIVATE int perfdata__order_less(const perfdata_order_entry *a, const 
 #define PERFDATA__ORDER_PARENT(i) (((i) - 1) / 4)
 
 PERFDATA__PRIVATE void perfdata__order_push(perfdata_ordered *o, const perfdata_record *rec, uint64_t t) {
-    perfdata_order_entry *q = o->queue;
-    size_t i = o->nr++;
-    if (o->nr == 1 || t >= o->max_time) o->max_time = t;
-    o->last_time = t;
+    perfdata_order_entry *q = o->priv.queue;
+    size_t i = o->priv.nr++;
+    if (o->priv.nr == 1 || t >= o->priv.max_time) o->priv.max_time = t;
+    o->priv.last_time = t;
     /* usually a record is the latest so far and stays a leaf */
     while (i > 0 && (t < q[PERFDATA__ORDER_PARENT(i)].time ||
-                     (t == q[PERFDATA__ORDER_PARENT(i)].time && o->seq < q[PERFDATA__ORDER_PARENT(i)].seq))) {
+                     (t == q[PERFDATA__ORDER_PARENT(i)].time && o->priv.seq < q[PERFDATA__ORDER_PARENT(i)].seq))) {
         q[i] = q[PERFDATA__ORDER_PARENT(i)];
         i = PERFDATA__ORDER_PARENT(i);
     }
     q[i].time = t;
-    q[i].seq = o->seq++;
+    q[i].seq = o->priv.seq++;
     q[i].bytes = rec->bytes.p;
     q[i].offset = rec->offset;
     q[i].bytes_offset = rec->bytes.offset;
     q[i].extra = rec->extra.n;
     q[i].big_endian = rec->big_endian;
+    q[i].stream = rec->stream;
 }
 
 /* The record a queue entry stands for, as perfdata_next_record gave it. */
@@ -3452,16 +3662,17 @@ PERFDATA__PRIVATE void perfdata__order_record(const perfdata_order_entry *e, per
     rec->size = (uint16_t)size;
     rec->offset = e->offset;
     rec->big_endian = e->big_endian;
+    rec->stream = e->stream;
     rec->bytes.p = p; rec->bytes.n = size; rec->bytes.offset = e->bytes_offset;
     rec->body.p = p + 8; rec->body.n = size - 8; rec->body.offset = e->bytes_offset + 8;
     rec->extra.p = p + size; rec->extra.n = e->extra; rec->extra.offset = e->bytes_offset + size;
 }
 
 PERFDATA__PRIVATE void perfdata__order_pop(perfdata_ordered *o, perfdata_record *rec) {
-    perfdata_order_entry *q = o->queue;
+    perfdata_order_entry *q = o->priv.queue;
     size_t i = 0, last;
     perfdata__order_record(&q[0], rec);
-    last = --o->nr;
+    last = --o->priv.nr;
     if (!last) return;
     /* Floyd's way: the hole goes down to a leaf along the earliest child,
        then q[last] (from the bottom, so seldom far) rises into it. No
@@ -3485,18 +3696,18 @@ PERFDATA__PRIVATE void perfdata__order_pop(perfdata_ordered *o, perfdata_record 
 PERFDATA_DEF perfdata_status perfdata_ordered_grow(perfdata_ordered *o, perfdata_order_entry *window, size_t cap,
                                                    perfdata_error *err) {
     size_t i;
-    if (!window || cap < o->nr) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("window smaller than the queue"));
-    if (window != o->queue)
-        for (i = 0; i < o->nr; i++) window[i] = o->queue[i];
-    o->queue = window;
-    o->cap = cap;
+    if (!window || cap < o->priv.nr) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("window smaller than the queue"));
+    if (window != o->priv.queue)
+        for (i = 0; i < o->priv.nr; i++) window[i] = o->priv.queue[i];
+    o->priv.queue = window;
+    o->priv.cap = cap;
     return perfdata__ok(err);
 }
 
 /* One step of a release in progress; returns 1 with a record, else 0 when
    this release is over. */
 PERFDATA__PRIVATE int perfdata__order_release(perfdata_ordered *o, perfdata_record *rec) {
-    if (o->nr && (o->flushing == 2 || o->queue[0].time <= o->flush_limit)) {
+    if (o->priv.nr && (o->priv.flushing == 2 || o->priv.queue[0].time <= o->priv.flush_limit)) {
         perfdata__order_pop(o, rec);
         return 1;
     }
@@ -3507,23 +3718,23 @@ PERFDATA__PRIVATE int perfdata__order_release(perfdata_ordered *o, perfdata_reco
    releases nothing; each later one releases up to the previous round's
    highest time (ordered_events__flush, OE_FLUSH__ROUND). */
 PERFDATA__PRIVATE void perfdata__order_round(perfdata_ordered *o) {
-    if (!o->nr) return;
-    o->flush_limit = o->next_flush;
-    o->flushing = o->next_flush != 0;
-    o->next_flush = o->max_time;
+    if (!o->priv.nr) return;
+    o->priv.flush_limit = o->priv.next_flush;
+    o->priv.flushing = o->priv.next_flush != 0;
+    o->priv.next_flush = o->priv.max_time;
 }
 
 PERFDATA_DEF void perfdata_ordered_flush(perfdata_ordered *o, perfdata_flush how) {
     uint64_t first, limit;
-    if (!o->nr || o->flushing == 2) return;
-    first = o->queue[0].time;
+    if (!o->priv.nr || o->priv.flushing == 2) return;
+    first = o->priv.queue[0].time;
     if (how == PERFDATA_FLUSH_ALL) limit = ~(uint64_t)0;
     else {
-        limit = first + (o->last_time > first ? (o->last_time - first) / 2 : 0);
-        o->next_flush = limit;
+        limit = first + (o->priv.last_time > first ? (o->priv.last_time - first) / 2 : 0);
+        o->priv.next_flush = limit;
     }
-    if (!o->flushing || limit > o->flush_limit) o->flush_limit = limit;
-    o->flushing = 1;
+    if (!o->priv.flushing || limit > o->priv.flush_limit) o->priv.flush_limit = limit;
+    o->priv.flushing = 1;
 }
 
 PERFDATA_DEF perfdata_status perfdata_ordered_next(perfdata_file *f, perfdata_ordered *o, perfdata_record *rec,
@@ -3531,50 +3742,57 @@ PERFDATA_DEF perfdata_status perfdata_ordered_next(perfdata_file *f, perfdata_or
     perfdata_status st;
     for (;;) {
         uint64_t t;
-        if (o->flushing) {
+        if (o->priv.flushing) {
             if (perfdata__order_release(o, rec)) return perfdata__ok(err);
-            if (o->flushing == 2) {
-                /* the queue is empty: the error that ended the cursor, if one did */
-                if (o->cursor->stopped != PERFDATA_OK && o->cursor->stopped != PERFDATA_END) {
-                    if (err) *err = o->cursor->error;
-                    return o->cursor->stopped;
+            if (o->priv.flushing == 2) {
+                /* the queue is empty: the error that ended the source, if one did */
+                if (o->priv.have_final) {
+                    o->priv.have_final = 0;
+                    if (err) *err = o->priv.final;
+                    return o->priv.final.code;
                 }
                 return perfdata__fail(err, PERFDATA_END, 0, 0, 0);
             }
-            o->flushing = 0;
+            o->priv.flushing = 0;
         }
-        if (o->draining) {
-            o->flushing = 2;
+        if (o->priv.draining) {
+            o->priv.flushing = 2;
             continue;
         }
-        if (o->have_held) {
-            *rec = o->held;
+        if (o->priv.have_held) {
+            *rec = o->priv.held;
         } else {
-            st = o->source ? o->source(o->source_user, f, o->cursor, rec, err) : perfdata_next_record(f, o->cursor, rec, err);
-            if (st == PERFDATA_END && o->hold_end) return st;
-            if (st == PERFDATA_END) { o->draining = 1; continue; }
+            st = o->priv.source ? o->priv.source(o->priv.source_user, f, o->priv.cursor, rec, err) : perfdata_next_record(f, o->priv.cursor, rec, err);
+            if (st == PERFDATA_NEED_INPUT || st == PERFDATA_NEED_MEMORY) return st; /* call again later */
+            if (st == PERFDATA_END && o->priv.hold_end) return st;
+            if (st == PERFDATA_END) { o->priv.draining = 1; continue; }
             if (st != PERFDATA_OK) {
                 /* an error that ends the cursor still releases the queue,
                    as perf does at the end of a stream; the error comes
                    after the queued records */
-                if (o->cursor->stopped != PERFDATA_OK && o->nr) { o->draining = 1; continue; }
+                if (perfdata__ordered_stopped(o, err) && o->priv.nr) {
+                    o->priv.final = *err;
+                    o->priv.have_final = 1;
+                    o->priv.draining = 1;
+                    continue;
+                }
                 return st;
             }
         }
         t = perfdata_record_time(f, rec);
         if (!t) {
-            o->have_held = 0;
+            o->priv.have_held = 0;
             if (rec->type == PERFDATA_RECORD_FINISHED_ROUND) perfdata__order_round(o);
             return perfdata__ok(err);
         }
-        if (o->nr >= o->cap) {
-            o->held = *rec;
-            o->have_held = 1;
-            st = perfdata__fail(err, PERFDATA_ERR_NO_SPACE, rec->offset, rec->type, PERFDATA__MSG("reorder window full"));
-            if (err) err->needed = o->nr + 1;
+        if (o->priv.nr >= o->priv.cap) {
+            o->priv.held = *rec;
+            o->priv.have_held = 1;
+            st = perfdata__fail(err, PERFDATA_NEED_MEMORY, rec->offset, rec->type, PERFDATA__MSG("reorder window full"));
+            if (err) { err->needed = ((uint64_t)o->priv.nr + 1) * sizeof(perfdata_order_entry); err->detail = PERFDATA_POOL_QUEUE; }
             return st;
         }
-        o->have_held = 0;
+        o->priv.have_held = 0;
         perfdata__order_push(o, rec, t);
     }
 }
@@ -3586,7 +3804,7 @@ PERFDATA_DEF size_t perfdata_ordered_window_hint(perfdata_file *f) {
     perfdata_status st;
     perfdata_cursor_init(f, &c);
     while ((st = perfdata_next_record(f, &c, &rec, 0)) != PERFDATA_END) {
-        if (st == PERFDATA_ERR_NO_SPACE || c.stopped != PERFDATA_OK) break;
+        if (st == PERFDATA_NEED_MEMORY || c.priv.stopped != PERFDATA_OK) break;
         if (st != PERFDATA_OK) continue;
         if (rec.type == PERFDATA_RECORD_FINISHED_ROUND) {
             if (prev + cur > best) best = prev + cur;
@@ -4217,15 +4435,15 @@ PERFDATA__PRIVATE void perfdata__move_down(unsigned char *dst, const unsigned ch
    first other record, or one that is malformed, is left for
    perfdata_next_record. */
 PERFDATA__PRIVATE void perfdata__skip_kernel_records(perfdata_cursor *c) {
-    size_t pos = c->pos, n = c->range.n;
-    if (c->stopped != PERFDATA_OK) return;
+    size_t pos = c->priv.pos, n = c->priv.range.n;
+    if (c->priv.stopped != PERFDATA_OK) return;
     while (n - pos >= 8) {
-        const unsigned char *p = c->range.p + pos;
-        size_t size = perfdata__ld16(p + 6, c->big_endian);
-        if (perfdata__ld32(p, c->big_endian) >= PERFDATA_RECORD_HEADER_ATTR || size < 8 || size > n - pos) break;
+        const unsigned char *p = c->priv.range.p + pos;
+        size_t size = perfdata__ld16(p + 6, c->priv.big_endian);
+        if (perfdata__ld32(p, c->priv.big_endian) >= PERFDATA_RECORD_HEADER_ATTR || size < 8 || size > n - pos) break;
         pos += size;
     }
-    c->pos = pos;
+    c->priv.pos = pos;
 }
 
 PERFDATA_DEF perfdata_status perfdata_inflate_measure(perfdata_file *f, const perfdata_cursor *from,
@@ -4246,8 +4464,8 @@ PERFDATA_DEF perfdata_status perfdata_inflate_measure(perfdata_file *f, const pe
        features come as HEADER_FEATURE records before the data. */
     if (from) c = *from;
     else perfdata__cursor_data(f, &c);
-    c.register_attrs = c.update_events = 0;
-    while (perfdata__skip_kernel_records(&c), perfdata_next_record(f, &c, &rec, 0) == PERFDATA_OK || c.stopped == PERFDATA_OK) {
+    c.priv.register_attrs = c.priv.update_events = 0;
+    while (perfdata__skip_kernel_records(&c), perfdata_next_record(f, &c, &rec, 0) == PERFDATA_OK || c.priv.stopped == PERFDATA_OK) {
         perfdata_header_feature hf;
         perfdata_compressed cz;
         if (rec.type == PERFDATA_RECORD_HEADER_FEATURE && !out->mmap_len &&
@@ -4269,67 +4487,85 @@ PERFDATA_DEF perfdata_status perfdata_inflate_measure(perfdata_file *f, const pe
 PERFDATA_DEF void perfdata_inflate_init(perfdata_inflate *z, perfdata_cursor *c, const perfdata_inflate_sizes *sizes,
                                         void *buf, size_t cap, perfdata_decompress_fn decompress,
                                         void *decompress_user) {
-    perfdata_cursor_init_range(&z->inner, 0, 0, 0, 0);
-    z->cursor = c;
-    z->decompress = decompress;
-    z->decompress_user = decompress_user;
-    z->buf = (unsigned char *)buf;
-    z->cap = buf ? cap : 0;
-    z->used = z->carry = 0;
-    z->carry_p = z->buf;
-    z->chunk_max = sizes->buffer < (uint64_t)(size_t)-1 ? (size_t)sizes->buffer : (size_t)-1;
-    z->chunk.p = 0; z->chunk.n = 0; z->chunk.offset = 0;
-    z->chunk_rec.type = 0;
-    z->chunk_rec.offset = 0;
-    perfdata__fail(&z->error, PERFDATA_OK, 0, 0, 0);
-    z->pending = z->inner_active = 0;
-    z->keep = 0;
-    z->failed = !decompress;
-    z->lost = 0;
-    z->in_bytes = z->charged = 0;
-    z->max_ratio = PERFDATA_INFLATE_MAX_RATIO;
-    z->allowance = PERFDATA_INFLATE_SLACK;
+    perfdata_cursor_init_range(&z->priv.inner, 0, 0, 0, 0);
+    z->priv.cursor = c;
+    z->priv.decompress = decompress;
+    z->priv.decompress_user = decompress_user;
+    z->priv.buf = (unsigned char *)buf;
+    z->priv.cap = buf ? cap : 0;
+    z->priv.used = z->priv.carry = 0;
+    z->priv.carry_p = z->priv.buf;
+    z->priv.chunk_max = sizes->buffer < (uint64_t)(size_t)-1 ? (size_t)sizes->buffer : (size_t)-1;
+    z->priv.chunk.p = 0; z->priv.chunk.n = 0; z->priv.chunk.offset = 0;
+    z->priv.chunk_rec.type = 0;
+    z->priv.chunk_rec.offset = 0;
+    perfdata__fail(&z->priv.error, PERFDATA_OK, 0, 0, 0);
+    z->priv.pending = z->priv.inner_active = 0;
+    z->priv.keep = 0;
+    z->priv.failed = !decompress;
+    z->priv.lost = 0;
+    z->priv.in_bytes = z->priv.charged = 0;
+    z->priv.max_ratio = PERFDATA_INFLATE_MAX_RATIO;
+    z->priv.allowance = PERFDATA_INFLATE_SLACK;
+    z->priv.source = 0;
+    z->priv.source_user = 0;
+    z->priv.told = 0;
+}
+
+PERFDATA_DEF void perfdata_inflate_set_source(perfdata_inflate *z, perfdata_record_source source, void *user) {
+    z->priv.source = source;
+    z->priv.source_user = user;
+}
+
+PERFDATA_DEF void perfdata_inflate_keep(perfdata_inflate *z, int keep) {
+    z->priv.keep = keep;
+}
+
+PERFDATA_DEF perfdata_status perfdata_inflate_status(const perfdata_inflate *z, perfdata_error *err) {
+    if (!z->priv.failed || z->priv.error.code == PERFDATA_OK) return perfdata__ok(err);
+    if (err) *err = z->priv.error;
+    return z->priv.error.code;
 }
 
 PERFDATA__PRIVATE void perfdata__inflate_allow(perfdata_inflate *z) {
-    uint64_t r = z->max_ratio;
-    if (!r || z->in_bytes > (~(uint64_t)0 - PERFDATA_INFLATE_SLACK) / r) z->allowance = ~(uint64_t)0;
-    else z->allowance = r * z->in_bytes + PERFDATA_INFLATE_SLACK;
+    uint64_t r = z->priv.max_ratio;
+    if (!r || z->priv.in_bytes > (~(uint64_t)0 - PERFDATA_INFLATE_SLACK) / r) z->priv.allowance = ~(uint64_t)0;
+    else z->priv.allowance = r * z->priv.in_bytes + PERFDATA_INFLATE_SLACK;
 }
 
 PERFDATA_DEF void perfdata_inflate_set_max_ratio(perfdata_inflate *z, uint32_t max_ratio) {
-    z->max_ratio = max_ratio;
+    z->priv.max_ratio = max_ratio;
     perfdata__inflate_allow(z);
 }
 
 PERFDATA_DEF perfdata_status perfdata_inflate_set_buffer(perfdata_inflate *z, void *buf, size_t cap,
                                                          perfdata_error *err) {
     unsigned char *b = (unsigned char *)buf;
-    if (!b || cap < z->carry)
+    if (!b || cap < z->priv.carry)
         return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("new buffer smaller than the partial record"));
     /* a partial record known now moves along; one the current chunk still
        leaves is copied from the old buffer when the next chunk comes */
-    perfdata__move_down(b, z->carry_p, z->carry); /* separate buffers: any copy works */
-    z->carry_p = b;
-    z->buf = b;
-    z->cap = cap;
-    z->used = z->carry;
+    perfdata__move_down(b, z->priv.carry_p, z->priv.carry); /* separate buffers: any copy works */
+    z->priv.carry_p = b;
+    z->priv.buf = b;
+    z->priv.cap = cap;
+    z->priv.used = z->priv.carry;
     return perfdata__ok(err);
 }
 
 PERFDATA__PRIVATE int perfdata__carry_in_place(const perfdata_inflate *z) {
-    return !z->carry || (z->carry <= z->used && z->carry_p == z->buf + (z->used - z->carry));
+    return !z->priv.carry || (z->priv.carry <= z->priv.used && z->priv.carry_p == z->priv.buf + (z->priv.used - z->priv.carry));
 }
 
 PERFDATA_DEF size_t perfdata_inflate_room_needed(const perfdata_inflate *z) {
     /* a partial record not already at the end of the output (it is in the
        buffer before the last set_buffer) has to be copied in too */
-    size_t copy = perfdata__carry_in_place(z) ? 0 : z->carry;
-    return z->cap - z->used < copy + z->chunk_max ? z->carry + z->chunk_max : 0;
+    size_t copy = perfdata__carry_in_place(z) ? 0 : z->priv.carry;
+    return z->priv.cap - z->priv.used < copy + z->priv.chunk_max ? z->priv.carry + z->priv.chunk_max : 0;
 }
 
 PERFDATA_DEF int perfdata_inflate_expands(const perfdata_inflate *z, const perfdata_record *rec) {
-    return perfdata__is_chunk(rec) && !z->failed;
+    return perfdata__is_chunk(rec) && !z->priv.failed;
 }
 
 /* Decompresses the chunk just read behind the partial record the last one
@@ -4337,69 +4573,73 @@ PERFDATA_DEF int perfdata_inflate_expands(const perfdata_inflate *z, const perfd
 PERFDATA__PRIVATE perfdata_status perfdata__inflate_chunk(perfdata_inflate *z, perfdata_error *err) {
     size_t start, out_size = 0;
     perfdata_status st;
-    if (!z->keep) { /* reuse: the partial record moves to the front */
-        perfdata__move_down(z->buf, z->carry_p, z->carry);
-        z->used = z->carry;
+    if (!z->priv.keep) { /* reuse: the partial record moves to the front */
+        perfdata__move_down(z->priv.buf, z->priv.carry_p, z->priv.carry);
+        z->priv.used = z->priv.carry;
     } else if (perfdata_inflate_room_needed(z)) {
-        st = perfdata__fail(err, PERFDATA_ERR_NO_SPACE, z->chunk_rec.offset, z->chunk_rec.type,
+        st = perfdata__fail(err, PERFDATA_NEED_MEMORY, z->priv.chunk_rec.offset, z->priv.chunk_rec.type,
                             PERFDATA__MSG("no room for the next chunk: perfdata_inflate_set_buffer"));
-        if (err) err->needed = perfdata_inflate_room_needed(z);
+        if (err) { err->needed = perfdata_inflate_room_needed(z); err->detail = PERFDATA_POOL_BUFFER; }
         return st; /* still pending: retried after set_buffer */
     } else if (!perfdata__carry_in_place(z)) {
         /* keep: the partial record is not at the end of the output (the
            buffer was replaced while its chunk was read): copy it there */
-        perfdata__move_down(z->buf + z->used, z->carry_p, z->carry);
-        z->used += z->carry;
+        perfdata__move_down(z->priv.buf + z->priv.used, z->priv.carry_p, z->priv.carry);
+        z->priv.used += z->priv.carry;
     }
-    z->pending = 0;
-    start = z->used - z->carry;
-    st = z->decompress(z->decompress_user, z->chunk.p, z->chunk.n, z->buf + z->used, z->cap - z->used, &out_size);
-    if (st != PERFDATA_OK || out_size > z->cap - z->used) {
-        z->failed = 1;
-        z->carry = 0;
-        st = perfdata__fail(&z->error, PERFDATA_ERR_MALFORMED, z->chunk_rec.offset, z->chunk_rec.type,
+    z->priv.pending = 0;
+    start = z->priv.used - z->priv.carry;
+    st = z->priv.decompress(z->priv.decompress_user, z->priv.chunk.p, z->priv.chunk.n, z->priv.buf + z->priv.used, z->priv.cap - z->priv.used, &out_size);
+    if (st != PERFDATA_OK || out_size > z->priv.cap - z->priv.used) {
+        z->priv.failed = 1;
+        z->priv.carry = 0;
+        st = perfdata__fail(&z->priv.error, PERFDATA_ERR_MALFORMED, z->priv.chunk_rec.offset, z->priv.chunk_rec.type,
                             st == PERFDATA_ERR_NO_SPACE ? PERFDATA__MSG("a chunk decompresses to more than the buffer holds")
                                                         : PERFDATA__MSG("could not decompress the chunk"));
-        if (err) *err = z->error;
+        if (err) *err = z->priv.error;
         return st;
     }
-    z->used += out_size;
-    z->carry = 0;
-    z->in_bytes += z->chunk_rec.size;
+    z->priv.used += out_size;
+    z->priv.carry = 0;
+    z->priv.in_bytes += z->priv.chunk_rec.size;
     perfdata__inflate_allow(z);
-    perfdata_cursor_init_range(&z->inner, z->buf + start, z->used - start, z->chunk_rec.offset, z->cursor->big_endian);
-    z->inner.register_attrs = z->cursor->register_attrs;
-    z->inner.update_events = z->cursor->update_events;
-    z->inner_active = 1;
+    perfdata_cursor_init_range(&z->priv.inner, z->priv.buf + start, z->priv.used - start, z->priv.chunk_rec.offset,
+                               z->priv.chunk_rec.big_endian);
+    z->priv.inner.priv.stream = z->priv.chunk_rec.stream;
+    if (z->priv.cursor && !z->priv.source) {
+        z->priv.inner.priv.register_attrs = z->priv.cursor->priv.register_attrs;
+        z->priv.inner.priv.update_events = z->priv.cursor->priv.update_events;
+    }
+    z->priv.inner_active = 1;
     return PERFDATA_OK;
 }
 
 /* The next record of the current chunk's output; 0 when there is none. */
 PERFDATA__PRIVATE int perfdata__inflate_inner(perfdata_file *f, perfdata_inflate *z, perfdata_record *rec,
                                               perfdata_status *st, perfdata_error *err) {
-    if (!z->inner_active) return 0;
-    *st = perfdata_next_record(f, &z->inner, rec, err);
-    if (*st == PERFDATA_OK || z->inner.stopped == PERFDATA_OK) { /* a record, maybe with a body error */
+    if (!z->priv.inner_active) return 0;
+    *st = perfdata_next_record(f, &z->priv.inner, rec, err);
+    if (*st == PERFDATA_OK || z->priv.inner.priv.stopped == PERFDATA_OK) { /* a record, maybe with a body error */
         size_t cost = rec->bytes.n + rec->extra.n;
-        z->charged += cost > PERFDATA_INFLATE_RECORD_COST ? cost : PERFDATA_INFLATE_RECORD_COST;
-        rec->offset = z->chunk_rec.offset;
-        if (z->charged <= z->allowance) return 1;
-        z->inner_active = 0;
-        z->failed = 1;
-        z->carry = 0;
-        perfdata__fail(&z->error, PERFDATA_ERR_LIMIT, z->chunk_rec.offset, z->chunk_rec.type,
+        z->priv.charged += cost > PERFDATA_INFLATE_RECORD_COST ? cost : PERFDATA_INFLATE_RECORD_COST;
+        rec->offset = z->priv.chunk_rec.offset;
+        if (z->priv.charged <= z->priv.allowance) return 1;
+        z->priv.inner_active = 0;
+        z->priv.failed = 1;
+        z->priv.carry = 0;
+        perfdata__fail(&z->priv.error, PERFDATA_ERR_LIMIT, z->priv.chunk_rec.offset, z->priv.chunk_rec.type,
                        PERFDATA__MSG("the compressed records expand beyond the bound on decompression"));
         return 0;
     }
-    z->inner_active = 0;
-    if (*st == PERFDATA_ERR_TRUNCATED && z->inner.pos < z->inner.range.n) {
-        z->carry = z->inner.range.n - z->inner.pos; /* completed by the next chunk */
-        z->carry_p = z->inner.range.p + z->inner.pos;
+    z->priv.inner_active = 0;
+    if (*st == PERFDATA_ERR_TRUNCATED && z->priv.inner.priv.pos < z->priv.inner.priv.range.n) {
+        z->priv.carry = z->priv.inner.priv.range.n - z->priv.inner.priv.pos; /* completed by the next chunk */
+        z->priv.carry_p = z->priv.inner.priv.range.p + z->priv.inner.priv.pos;
     } else if (*st != PERFDATA_END) { /* broken framing: the stream cannot go on */
-        z->failed = 1;
-        z->carry = 0;
-        z->error = z->inner.error;
-        z->error.offset = z->chunk_rec.offset;
+        z->priv.failed = 1;
+        z->priv.carry = 0;
+        z->priv.error = z->priv.inner.priv.error;
+        z->priv.error.offset = z->priv.chunk_rec.offset;
     }
     return 0;
 }
@@ -4408,24 +4648,35 @@ PERFDATA_DEF perfdata_status perfdata_inflate_next(perfdata_file *f, perfdata_in
                                                    perfdata_error *err) {
     perfdata_status st;
     perfdata_compressed cz;
-    if (!z->pending) { /* else retried after NO_SPACE and set_buffer */
+    if (!z->priv.pending) { /* else retried after NEED_MEMORY and set_buffer */
         if (perfdata__inflate_inner(f, z, rec, &st, err)) return st;
-        st = perfdata_next_record(f, z->cursor, rec, err);
-        if (st == PERFDATA_END) z->lost = z->carry;
-        if (st != PERFDATA_OK || !perfdata__is_chunk(rec) || z->failed) return st;
-        z->chunk_rec = *rec;
-        st = perfdata_decode_compressed(f, rec, &cz, &z->error);
+        if (z->priv.failed && !z->priv.told && z->priv.error.code != PERFDATA_OK) {
+            /* the records inside the chunks broke or passed the bound: said
+               once, as a status; the chunks that follow come undecoded */
+            z->priv.told = 1;
+            rec->type = 0;
+            if (err) *err = z->priv.error;
+            return z->priv.error.code;
+        }
+        st = z->priv.source ? z->priv.source(z->priv.source_user, f, z->priv.cursor, rec, err)
+                            : perfdata_next_record(f, z->priv.cursor, rec, err);
+        if (st == PERFDATA_END) z->priv.lost = z->priv.carry;
+        if (st != PERFDATA_OK || !perfdata__is_chunk(rec) || z->priv.failed) return st;
+        z->priv.chunk_rec = *rec;
+        st = perfdata_decode_compressed(f, rec, &cz, &z->priv.error);
         if (st != PERFDATA_OK) {
-            z->failed = 1;
-            if (err) *err = z->error;
+            z->priv.failed = 1;
+            z->priv.told = 1;
+            if (err) *err = z->priv.error;
             return st;
         }
-        z->chunk = cz.data;
-        z->pending = 1;
+        z->priv.chunk = cz.data;
+        z->priv.pending = 1;
     }
     st = perfdata__inflate_chunk(z, err);
-    if (st == PERFDATA_ERR_NO_SPACE) return st;
-    *rec = z->chunk_rec; /* the chunk itself first, at the next call what is inside */
+    if (st == PERFDATA_NEED_MEMORY) return st;
+    if (st != PERFDATA_OK) z->priv.told = 1; /* returned with the chunk */
+    *rec = z->priv.chunk_rec; /* the chunk itself first, at the next call what is inside */
     if (st == PERFDATA_OK) return perfdata__ok(err);
     return st;
 }
@@ -4433,8 +4684,706 @@ PERFDATA_DEF perfdata_status perfdata_inflate_next(perfdata_file *f, perfdata_in
 PERFDATA_DEF perfdata_status perfdata_inflate_source(void *user, perfdata_file *f, perfdata_cursor *c,
                                                      perfdata_record *rec, perfdata_error *err) {
     perfdata_inflate *z = (perfdata_inflate *)user;
-    z->cursor = c; /* follows o->cursor when the caller swaps it */
+    z->priv.cursor = c; /* follows o->cursor when the caller swaps it */
     return perfdata_inflate_next(f, z, rec, err);
+}
+
+/* ---------------------------------------------------------------- reader */
+
+/* BUFFER memory: a header at the start of each block given. */
+struct perfdata__block {
+    struct perfdata__block *next;
+    size_t size;          /* bytes after the header */
+    size_t used;
+    size_t refs;          /* records in it given to the reorder queue and not yet out */
+    size_t given;         /* bytes as given */
+};
+#define PERFDATA__BLOCK_HDR ((sizeof(struct perfdata__block) + 15u) & ~(size_t)15u)
+#define PERFDATA__BLOCK_MIN ((size_t)1 << 20)
+#define PERFDATA__BLOCK_DATA(b) ((unsigned char *)(b) + PERFDATA__BLOCK_HDR)
+
+struct perfdata__released { struct perfdata__released *next; size_t bytes; };
+
+PERFDATA__PRIVATE void perfdata__r_release(perfdata_reader *r, void *mem, size_t bytes) {
+    struct perfdata__released *n = (struct perfdata__released *)mem;
+    if (!mem) return;
+    n->next = (struct perfdata__released *)r->priv.released;
+    n->bytes = bytes;
+    r->priv.released = n;
+}
+
+PERFDATA_DEF void perfdata_reader_init(perfdata_reader *r, unsigned flags) {
+    unsigned char *p = (unsigned char *)r;
+    size_t i;
+    for (i = 0; i < sizeof *r; i++) p[i] = 0;
+    r->priv.flags = flags;
+    r->priv.file.events = 0;
+    r->priv.max_ratio = PERFDATA_INFLATE_MAX_RATIO;
+    perfdata_cursor_init_range(&r->priv.cur, 0, 0, 0, 0);
+#ifdef PERFDATA_ZSTD
+    r->priv.decompress = perfdata_zstd_chunk;
+#endif
+}
+
+PERFDATA_DEF void perfdata_reader_set_input(perfdata_reader *r, const void *data, size_t size) {
+    r->priv.input.p = (const unsigned char *)data;
+    r->priv.input.n = data ? size : 0;
+    r->priv.input.offset = 0;
+    r->priv.push = 0;
+    r->priv.whole = 1;
+}
+
+PERFDATA_DEF void perfdata_reader_set_streams(perfdata_reader *r, const perfdata_view *streams, size_t n) {
+    r->priv.streams = streams;
+    r->priv.nr_streams = streams ? n : 0;
+}
+
+PERFDATA_DEF void perfdata_reader_set_decompressor(perfdata_reader *r, perfdata_decompress_fn fn, void *user) {
+    r->priv.decompress = fn;
+    r->priv.decompress_user = user;
+}
+
+PERFDATA_DEF void perfdata_reader_set_max_ratio(perfdata_reader *r, uint32_t max_ratio) {
+    r->priv.max_ratio = max_ratio;
+}
+
+PERFDATA_DEF const perfdata_file *perfdata_reader_file(const perfdata_reader *r) { return &r->priv.file; }
+
+PERFDATA_DEF int perfdata_reader_expands(const perfdata_reader *r, const perfdata_record *rec) {
+    return r->priv.z_on && perfdata_inflate_expands(&r->priv.z, rec);
+}
+
+PERFDATA_DEF uint64_t perfdata_reader_position(const perfdata_reader *r, uint32_t *stream) {
+    if (stream) *stream = r->priv.cur.priv.stream;
+    if (r->priv.push) return r->priv.consumed + r->priv.piece_pos;
+    return perfdata_cursor_offset(&r->priv.cur);
+}
+
+PERFDATA_DEF void *perfdata_reader_take_back(perfdata_reader *r, size_t *bytes) {
+    struct perfdata__released *n = (struct perfdata__released *)r->priv.released;
+    if (!n) { if (bytes) *bytes = 0; return 0; }
+    r->priv.released = n->next;
+    if (bytes) *bytes = n->bytes;
+    return n;
+}
+
+PERFDATA__PRIVATE perfdata_status perfdata__r_ask(perfdata_reader *r, perfdata_pool pool, uint64_t bytes,
+                                                 perfdata_error *err) {
+    perfdata__fail(&r->priv.ask, PERFDATA_NEED_MEMORY, 0, 0, 0);
+    r->priv.ask.detail = (int)pool;
+    r->priv.ask.needed = bytes;
+    if (err) *err = r->priv.ask;
+    return PERFDATA_NEED_MEMORY;
+}
+
+PERFDATA__PRIVATE int perfdata__r_in(const struct perfdata__block *b, const void *p) {
+    const unsigned char *q = (const unsigned char *)p, *d = PERFDATA__BLOCK_DATA(b);
+    return q >= d && q < d + b->size;
+}
+
+PERFDATA__PRIVATE struct perfdata__block *perfdata__r_block_of(perfdata_reader *r, const void *p) {
+    struct perfdata__block *b;
+    for (b = r->priv.blocks; b; b = b->next)
+        if (perfdata__r_in(b, p)) return b;
+    return 0;
+}
+
+/* Blocks that nothing points into any more go back to the spares. */
+PERFDATA__PRIVATE void perfdata__r_sweep(perfdata_reader *r) {
+    struct perfdata__block **pp = &r->priv.blocks, *b;
+    const perfdata_inflate *z = &r->priv.z;
+    while ((b = *pp) != 0) {
+        int busy = b->refs || b == r->priv.copy || b == r->priv.pinned || b == r->priv.stage || b == r->priv.z_block ||
+                   (r->priv.z_on && ((z->priv.carry && perfdata__r_in(b, z->priv.carry_p)) ||
+                                     (z->priv.inner_active && perfdata__r_in(b, z->priv.inner.priv.range.p)))) ||
+                   (r->priv.have_back && perfdata__r_in(b, r->priv.back.bytes.p)) ||
+                   (r->priv.have_reg && perfdata__r_in(b, r->priv.reg.bytes.p));
+        if (busy) { pp = &b->next; continue; }
+        *pp = b->next;
+        b->used = 0;
+        b->next = r->priv.spare;
+        r->priv.spare = b;
+    }
+}
+
+/* A block with room for n bytes (taken from the spares), or NULL after
+   asking for one. */
+PERFDATA__PRIVATE struct perfdata__block *perfdata__r_block(perfdata_reader *r, size_t n, perfdata_error *err) {
+    struct perfdata__block **pp, *b;
+    int swept = 0;
+    for (;;) {
+        for (pp = &r->priv.spare; *pp; pp = &(*pp)->next)
+            if ((*pp)->size >= n) {
+                b = *pp;
+                *pp = b->next;
+                b->used = 0;
+                b->refs = 0;
+                b->next = r->priv.blocks;
+                r->priv.blocks = b;
+                return b;
+            }
+        if (swept) break;
+        perfdata__r_sweep(r);
+        swept = 1;
+    }
+    perfdata__r_ask(r, PERFDATA_POOL_BUFFER,
+                    (uint64_t)(n > PERFDATA__BLOCK_MIN ? n : PERFDATA__BLOCK_MIN) + PERFDATA__BLOCK_HDR, err);
+    return 0;
+}
+
+/* n bytes in the block *slot (replaced by a fresh one when full). */
+PERFDATA__PRIVATE unsigned char *perfdata__r_alloc(perfdata_reader *r, struct perfdata__block **slot, size_t n,
+                                                   perfdata_error *err) {
+    struct perfdata__block *b = *slot;
+    unsigned char *p;
+    if (!b || b->size - b->used < n) {
+        struct perfdata__block *fresh = perfdata__r_block(r, n, err);
+        if (!fresh) return 0;
+        *slot = b = fresh; /* the old one is swept when nothing points into it */
+    }
+    p = PERFDATA__BLOCK_DATA(b) + b->used;
+    b->used += n;
+    return p;
+}
+
+/* A copy of rec (and its payload) in the block *slot; rec is made to
+   point at it. */
+PERFDATA__PRIVATE perfdata_status perfdata__r_keep(perfdata_reader *r, struct perfdata__block **slot,
+                                                  perfdata_record *rec, perfdata_error *err) {
+    size_t n = rec->bytes.n + rec->extra.n, i;
+    unsigned char *p = perfdata__r_alloc(r, slot, n, err);
+    if (!p) return PERFDATA_NEED_MEMORY;
+    for (i = 0; i < rec->bytes.n; i++) p[i] = rec->bytes.p[i];
+    for (i = 0; i < rec->extra.n; i++) p[rec->bytes.n + i] = rec->extra.p[i];
+    rec->bytes.p = p;
+    rec->body.p = p + 8;
+    rec->extra.p = p + rec->bytes.n;
+    return PERFDATA_OK;
+}
+
+PERFDATA__PRIVATE void perfdata__r_cursor(perfdata_reader *r, const unsigned char *p, size_t n, uint64_t off,
+                                          uint32_t stream) {
+    perfdata_cursor_init_range(&r->priv.cur, p, n, off, (r->priv.file.flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
+    r->priv.cur.priv.stream = stream;
+}
+
+PERFDATA_DEF perfdata_status perfdata_reader_push(perfdata_reader *r, const void *data, size_t size,
+                                                 perfdata_error *err) {
+    r->priv.push = 1;
+    if (r->priv.input_ended) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("push after the end of the input"));
+    if (r->priv.piece_pos < r->priv.piece_n)
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("push before the last piece was used"));
+    r->priv.consumed += r->priv.piece_n;
+    r->priv.piece = (const unsigned char *)data;
+    r->priv.piece_n = data ? size : 0;
+    r->priv.piece_pos = 0;
+    if (!size) r->priv.input_ended = 1;
+    else if (r->priv.started) perfdata__r_cursor(r, r->priv.piece, r->priv.piece_n, r->priv.consumed, 0);
+    return perfdata__ok(err);
+}
+
+PERFDATA__PRIVATE perfdata_status perfdata__r_final(perfdata_reader *r, perfdata_status st, perfdata_error *err) {
+    if (err) err->final = 1;
+    r->priv.ended = 1;
+    return st;
+}
+
+PERFDATA_DEF perfdata_status perfdata_reader_start(perfdata_reader *r, perfdata_error *err) {
+    perfdata_file *f = &r->priv.file;
+    perfdata_status st;
+    if (r->priv.started) return perfdata__ok(err);
+    if (r->priv.ended) return perfdata__fail(err, PERFDATA_END, 0, 0, 0);
+    if (!r->priv.whole) r->priv.push = 1; /* no input given whole: it comes in pieces */
+    if (r->priv.push) {
+        /* the 16-byte pipe header, from as many pieces as it takes */
+        while (r->priv.head_len < 16 && r->priv.piece_pos < r->priv.piece_n)
+            r->priv.head[r->priv.head_len++] = r->priv.piece[r->priv.piece_pos++];
+        if (r->priv.head_len < 16 && !r->priv.input_ended) return perfdata__fail(err, PERFDATA_NEED_INPUT, 0, 0, 0);
+        st = perfdata_open(f, r->priv.head, r->priv.head_len, f->events, f->priv.cap_events, err);
+        if (st == PERFDATA_OK && !(f->flags & PERFDATA_FILE_PIPE))
+            st = perfdata__fail(err, PERFDATA_ERR_UNSUPPORTED, 0, 0,
+                                PERFDATA__MSG("a file-mode perf.data cannot be read as it arrives: give it whole"));
+    } else {
+        st = perfdata_open(f, r->priv.input.p, r->priv.input.n, f->events, f->priv.cap_events, err);
+    }
+    if (st == PERFDATA_NEED_MEMORY) return st;
+    if (st != PERFDATA_OK) return perfdata__r_final(r, st, err);
+    if (r->priv.push) {
+        perfdata__r_cursor(r, r->priv.piece + r->priv.piece_pos, r->priv.piece_n - r->priv.piece_pos,
+                           r->priv.consumed + r->priv.piece_pos, 0);
+        r->priv.consumed += r->priv.piece_pos; /* the piece now starts after the header */
+        r->priv.piece += r->priv.piece_pos;
+        r->priv.piece_n -= r->priv.piece_pos;
+        r->priv.piece_pos = 0;
+    } else {
+        perfdata_cursor_init(f, &r->priv.cur);
+    }
+    /* the reader registers attrs and names itself: it keeps what they
+       point to when the record is not in the caller's input */
+    r->priv.cur.priv.register_attrs = r->priv.cur.priv.update_events = 0;
+    if (r->priv.flags & PERFDATA_READ_ORDERED) {
+        perfdata_ordered_init(&r->priv.o, 0, 0, 0);
+        perfdata_ordered_set_source(&r->priv.o, 0, 0); /* set by next: the step below */
+    }
+    r->priv.started = 1;
+    return perfdata__ok(err);
+}
+
+/* push mode: the bytes of a record that spans pieces, gathered in the
+   stage. 1: complete; 0: NEED_INPUT, NEED_MEMORY or a final error in *st. */
+PERFDATA__PRIVATE int perfdata__r_fill_stage(perfdata_reader *r, perfdata_status *st, perfdata_error *err) {
+    for (;;) {
+        size_t want, avail = r->priv.piece_n - r->priv.piece_pos, take, i;
+        unsigned char *d = PERFDATA__BLOCK_DATA(r->priv.stage);
+        int big = (r->priv.file.flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
+        if (r->priv.stage_len < 8) want = 8;
+        else if (!r->priv.stage_need) {
+            size_t size = perfdata__ld16(d + 6, big);
+            want = size < 8 ? 8 : size; /* below 8: the cursor says what is wrong */
+            if (r->priv.stage_len >= want) {
+                uint32_t type = perfdata__ld32(d, big);
+                uint64_t extra = 0;
+                if (type == PERFDATA_RECORD_HEADER_TRACING_DATA || type == PERFDATA_RECORD_AUXTRACE) {
+                    perfdata_record t;
+                    t.type = type; t.size = (uint16_t)want; t.offset = r->priv.stage_offset; t.big_endian = big;
+                    t.body.p = d + 8; t.body.n = want - 8; t.body.offset = t.offset + 8;
+                    if (perfdata__extra_size(&t, &extra, 0) != PERFDATA_OK) extra = 0; /* the cursor reports it */
+                }
+                if (extra > (uint64_t)((size_t)-1 - want - PERFDATA__BLOCK_HDR)) {
+                    *st = perfdata__fail(err, PERFDATA_ERR_LIMIT, r->priv.stage_offset, type,
+                                         PERFDATA__MSG("a record's payload is larger than memory can hold"));
+                    *st = perfdata__r_final(r, *st, err);
+                    return 0;
+                }
+                r->priv.stage_need = want + (size_t)extra;
+            }
+        } else {
+            want = r->priv.stage_need;
+        }
+        if (r->priv.stage_need && r->priv.stage_len >= r->priv.stage_need) return 1;
+        if (want > r->priv.stage->size) { /* a larger stage, the bytes so far moved over */
+            struct perfdata__block *old = r->priv.stage, *b = perfdata__r_block(r, want, err);
+            if (!b) { *st = PERFDATA_NEED_MEMORY; return 0; }
+            for (i = 0; i < r->priv.stage_len; i++) PERFDATA__BLOCK_DATA(b)[i] = PERFDATA__BLOCK_DATA(old)[i];
+            r->priv.stage = b;
+            d = PERFDATA__BLOCK_DATA(b);
+        }
+        if (!avail) {
+            if (r->priv.input_ended) {
+                *st = perfdata__fail(err, PERFDATA_ERR_TRUNCATED, r->priv.stage_offset + r->priv.stage_len, 0,
+                                     PERFDATA__MSG("the stream ends inside a record"));
+                if (err) err->needed = want - r->priv.stage_len;
+                *st = perfdata__r_final(r, *st, err);
+            } else {
+                *st = perfdata__fail(err, PERFDATA_NEED_INPUT, 0, 0, 0);
+            }
+            return 0;
+        }
+        take = want - r->priv.stage_len < avail ? want - r->priv.stage_len : avail;
+        for (i = 0; i < take; i++) d[r->priv.stage_len + i] = r->priv.piece[r->priv.piece_pos + i];
+        r->priv.stage_len += take;
+        r->priv.piece_pos += take;
+    }
+}
+
+/* The records of the input as they are: the data section and then each
+   stream, or the pushed pieces. END at the end of each range. */
+PERFDATA__PRIVATE perfdata_status perfdata__r_raw(void *user, perfdata_file *f, perfdata_cursor *unused,
+                                                 perfdata_record *rec, perfdata_error *err) {
+    perfdata_reader *r = (perfdata_reader *)user;
+    perfdata_status st;
+    (void)unused;
+    if (r->priv.have_back) {
+        *rec = r->priv.back;
+        r->priv.have_back = 0;
+        return perfdata__ok(err);
+    }
+    if (!r->priv.push) return perfdata_next_record(f, &r->priv.cur, rec, err);
+    for (;;) {
+        size_t pos0;
+        if (r->priv.stage_ready) { /* the record put together last time is used up */
+            r->priv.stage_ready = 0;
+            r->priv.stage_len = r->priv.stage_need = 0;
+        }
+        if (r->priv.stage_len) {
+            if (!perfdata__r_fill_stage(r, &st, err)) return st;
+            perfdata__r_cursor(r, PERFDATA__BLOCK_DATA(r->priv.stage), r->priv.stage_need, r->priv.stage_offset, 0);
+            st = perfdata_next_record(f, &r->priv.cur, rec, err);
+            r->priv.stage_ready = 1;
+            perfdata__r_cursor(r, r->priv.piece + r->priv.piece_pos, r->priv.piece_n - r->priv.piece_pos,
+                               r->priv.consumed + r->priv.piece_pos, 0);
+            return st;
+        }
+        if (r->priv.piece_pos >= r->priv.piece_n) {
+            if (r->priv.input_ended) return perfdata__fail(err, PERFDATA_END, r->priv.consumed, 0, 0);
+            return perfdata__fail(err, PERFDATA_NEED_INPUT, 0, 0, 0);
+        }
+        pos0 = r->priv.cur.priv.pos;
+        st = perfdata_next_record(f, &r->priv.cur, rec, err);
+        r->priv.piece_pos = (size_t)(r->priv.cur.priv.range.p - r->priv.piece) + r->priv.cur.priv.pos;
+        if (st == PERFDATA_OK || (st != PERFDATA_ERR_TRUNCATED && st != PERFDATA_END)) return st;
+        /* the rest of the piece is the start of a record: to the stage */
+        r->priv.piece_pos = (size_t)(r->priv.cur.priv.range.p - r->priv.piece) + pos0;
+        r->priv.stage_offset = r->priv.consumed + r->priv.piece_pos;
+        if (r->priv.piece_pos >= r->priv.piece_n) continue;
+        if (!r->priv.stage) {
+            r->priv.stage = perfdata__r_block(r, 65536, err);
+            if (!r->priv.stage) return PERFDATA_NEED_MEMORY;
+        }
+        r->priv.stage_len = 0;
+        {   /* at least one byte moves, so that the stage is known to be in use */
+            unsigned char *d = PERFDATA__BLOCK_DATA(r->priv.stage);
+            d[r->priv.stage_len++] = r->priv.piece[r->priv.piece_pos++];
+        }
+    }
+}
+
+/* Sets up decompression at the first chunk (and again at each stream's
+   first): the decoder's memory and the output buffer. */
+PERFDATA__PRIVATE perfdata_status perfdata__r_inflate_setup(perfdata_reader *r, const perfdata_record *chunk,
+                                                           perfdata_error *err) {
+    perfdata_file *f = &r->priv.file;
+    perfdata_compressed cz;
+    perfdata_view sec;
+    perfdata_feat_compressed feat;
+    uint64_t cap;
+    int keep = (r->priv.flags & PERFDATA_READ_ORDERED) != 0;
+    unsigned char *buf;
+    if (perfdata_decode_compressed(f, chunk, &cz, err) != PERFDATA_OK) return PERFDATA_ERR_MALFORMED;
+    if (!r->priv.sizes.compressed) {
+        r->priv.sizes.compressed = 1;
+        r->priv.sizes.mmap_len = r->priv.mmap_len;
+        if (!(f->flags & PERFDATA_FILE_PIPE) && perfdata_has_feature(f, PERFDATA_FEAT_COMPRESSED) &&
+            perfdata_feature_section(f, PERFDATA_FEAT_COMPRESSED, &sec, 0) == PERFDATA_OK &&
+            perfdata_decode_feat_compressed(sec, (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0, &feat, 0) == PERFDATA_OK)
+            r->priv.sizes.mmap_len = feat.mmap_len;
+        /* one chunk's output: perf's mmap size (512 KiB by default), taken
+           to be at most 64 MiB whatever the file says */
+        cap = r->priv.sizes.mmap_len ? r->priv.sizes.mmap_len : 512u * 1024u;
+        if (cap > ((uint64_t)64 << 20)) cap = (uint64_t)64 << 20;
+        r->priv.sizes.buffer = cap + 65535u;
+    }
+    r->priv.sizes.first_chunk = cz.data;
+#ifdef PERFDATA_ZSTD
+    if (r->priv.decompress == perfdata_zstd_chunk) {
+        size_t win = 0, need;
+        if (perfdata_zstd_window_buffer_size(cz.data.p, cz.data.n, &win) != 0 || !win)
+            return perfdata__fail(err, PERFDATA_ERR_MALFORMED, chunk->offset, chunk->type,
+                                  PERFDATA__MSG("the first chunk is not a zstd frame"));
+        need = sizeof(perfdata_zstd_dctx) + 16 + win;
+        if (need < win) return perfdata__fail(err, PERFDATA_ERR_LIMIT, chunk->offset, chunk->type, 0);
+        if (!r->priv.zstd || r->priv.zstd_bytes < need) {
+            if (r->priv.zstd) { perfdata__r_release(r, r->priv.zstd, r->priv.zstd_bytes); r->priv.zstd = 0; }
+            return perfdata__r_ask(r, PERFDATA_POOL_ZSTD, need, err);
+        }
+        {
+            unsigned char *base = (unsigned char *)r->priv.zstd;
+            size_t at = (sizeof(perfdata_zstd_dctx) + 15u) & ~(size_t)15u;
+            r->priv.decompress_user = base;
+            perfdata_zstd_dctx_init((perfdata_zstd_dctx *)(void *)base, base + at, r->priv.zstd_bytes - at, 0);
+        }
+    }
+#endif
+    if (!r->priv.decompress) return perfdata__fail(err, PERFDATA_ERR_UNSUPPORTED, chunk->offset, chunk->type,
+                                                   PERFDATA__MSG("no decompressor for the compressed chunks"));
+    /* twice one chunk's output, and room for more chunks when kept */
+    cap = r->priv.sizes.buffer * 2 + (keep ? (uint64_t)16 << 20 : 0);
+    if (!r->priv.z_block || r->priv.z_block->size < cap) {
+        struct perfdata__block *b = perfdata__r_block(r, (size_t)cap, err);
+        if (!b) return PERFDATA_NEED_MEMORY;
+        r->priv.z_block = b;
+    }
+    buf = PERFDATA__BLOCK_DATA(r->priv.z_block) + r->priv.z_block->used;
+    perfdata_inflate_init(&r->priv.z, 0, &r->priv.sizes, buf, r->priv.z_block->size - r->priv.z_block->used,
+                          r->priv.decompress, r->priv.decompress_user);
+    perfdata_inflate_set_source(&r->priv.z, perfdata__r_raw, r);
+    perfdata_inflate_keep(&r->priv.z, keep);
+    perfdata_inflate_set_max_ratio(&r->priv.z, r->priv.max_ratio);
+    if (!keep) r->priv.z_block->used = 0;
+    r->priv.z_on = 1;
+    r->priv.z_restart = 0;
+    return perfdata__ok(err);
+}
+
+/* keep mode: a fresh output buffer before the next chunk when the current
+   one is full. */
+PERFDATA__PRIVATE perfdata_status perfdata__r_inflate_room(perfdata_reader *r, perfdata_error *err) {
+    size_t need = perfdata_inflate_room_needed(&r->priv.z);
+    struct perfdata__block *b;
+    if (!need) return PERFDATA_OK;
+    if (r->priv.z_block) r->priv.z_block->used = r->priv.z_block->size; /* swept once no record points into it */
+    r->priv.z_block = 0;
+    b = perfdata__r_block(r, need > ((size_t)16 << 20) ? need : ((size_t)16 << 20), err);
+    if (!b) return PERFDATA_NEED_MEMORY;
+    r->priv.z_block = b;
+    b->used = b->size;
+    return perfdata_inflate_set_buffer(&r->priv.z, PERFDATA__BLOCK_DATA(b), b->size, err);
+}
+
+/* Records that change the file's events: HEADER_ATTR (pipe mode),
+   EVENT_UPDATE, a pipe's HEADER_FEATURE (EVENT_DESC; COMPRESSED sizes).
+   What they point to is kept in reader memory when it is not the
+   caller's input. */
+PERFDATA__PRIVATE perfdata_status perfdata__r_register(perfdata_reader *r, perfdata_record *rec, perfdata_error *err) {
+    perfdata_file *f = &r->priv.file;
+    perfdata_status st;
+    int pipe = (f->flags & PERFDATA_FILE_PIPE) != 0;
+    const unsigned char *p = rec->bytes.p;
+    int inside = !r->priv.push && p >= r->priv.input.p && p < r->priv.input.p + r->priv.input.n;
+    if (rec->type == PERFDATA_RECORD_HEADER_FEATURE && pipe) {
+        perfdata_header_feature hf;
+        perfdata_feat_compressed feat;
+        if (perfdata_decode_header_feature(f, rec, &hf, 0) == PERFDATA_OK && hf.feat_id == PERFDATA_FEAT_COMPRESSED &&
+            perfdata_decode_feat_compressed(hf.data, rec->big_endian, &feat, 0) == PERFDATA_OK && !r->priv.mmap_len)
+            r->priv.mmap_len = feat.mmap_len;
+        if (!(perfdata_decode_header_feature(f, rec, &hf, 0) == PERFDATA_OK && hf.feat_id == PERFDATA_FEAT_EVENT_DESC))
+            return PERFDATA_OK;
+    } else if (!(rec->type == PERFDATA_RECORD_EVENT_UPDATE || (rec->type == PERFDATA_RECORD_HEADER_ATTR && pipe))) {
+        return PERFDATA_OK;
+    }
+    if (!inside) {
+        perfdata_record copy = *rec;
+        size_t i;
+        for (i = 0; r->priv.streams && i < r->priv.nr_streams; i++)
+            if (p >= r->priv.streams[i].p && p < r->priv.streams[i].p + r->priv.streams[i].n) break;
+        if (!r->priv.streams || i == r->priv.nr_streams) {
+            st = perfdata__r_keep(r, &r->priv.pinned, &copy, err);
+            if (st != PERFDATA_OK) return st;
+            *rec = copy;
+        }
+    }
+    if (rec->type == PERFDATA_RECORD_HEADER_ATTR) {
+        st = perfdata_add_event(f, rec, err);
+        if (st != PERFDATA_OK) return st;
+    }
+    perfdata__update_names(f, rec);
+    return PERFDATA_OK;
+}
+
+/* One record, decompressed, registered: the reorder queue's source. */
+PERFDATA__PRIVATE perfdata_status perfdata__r_step(void *user, perfdata_file *f, perfdata_cursor *unused,
+                                                  perfdata_record *rec, perfdata_error *err) {
+    perfdata_reader *r = (perfdata_reader *)user;
+    perfdata_status st;
+    struct perfdata__block *b;
+    (void)unused;
+    for (;;) {
+        if (r->priv.have_reg) {
+            *rec = r->priv.reg;
+            st = perfdata__r_register(r, rec, err);
+            if (st == PERFDATA_NEED_MEMORY) return st;
+            r->priv.have_reg = 0;
+            if (st != PERFDATA_OK) return st; /* a bad attr: still a record */
+            return perfdata__ok(err);
+        }
+        /* the id index grows with the events (pipe mode), unless refused */
+        if (f->nr_events != r->priv.ids_events && !r->priv.ids_refused) {
+            size_t need = perfdata_id_index_needed(f);
+            if (need > f->priv.cap_ids && need < ((size_t)-1) / 2 / sizeof(perfdata_id_entry))
+                return perfdata__r_ask(r, PERFDATA_POOL_IDS, (uint64_t)need * 2 * sizeof(perfdata_id_entry), err);
+            r->priv.ids_events = f->nr_events;
+        }
+        if (r->priv.z_on) {
+            if (r->priv.z.priv.keep && (st = perfdata__r_inflate_room(r, err)) != PERFDATA_OK) return st;
+            st = perfdata_inflate_next(f, &r->priv.z, rec, err);
+        } else {
+            st = perfdata__r_raw(r, f, 0, rec, err);
+        }
+        if (st == PERFDATA_END && !r->priv.push && r->priv.next_stream < r->priv.nr_streams) {
+            /* the next data.N: its own compressed stream */
+            const perfdata_view *v = &r->priv.streams[r->priv.next_stream++];
+            perfdata__r_cursor(r, v->p, v->n, 0, (uint32_t)r->priv.next_stream);
+            if (r->priv.z_on) {
+                r->priv.z_on = 0;
+                r->priv.z_restart = 1;
+                if (r->priv.z.priv.keep && r->priv.z_block) { /* queued records may point into it */
+                    r->priv.z_block->used = r->priv.z_block->size;
+                    r->priv.z_block = 0;
+                }
+            }
+            continue;
+        }
+        if (st == PERFDATA_OK && !r->priv.z_on && !r->priv.z_off && !(r->priv.flags & PERFDATA_READ_RAW_CHUNKS) &&
+            (rec->type == PERFDATA_RECORD_COMPRESSED || rec->type == PERFDATA_RECORD_COMPRESSED2)) {
+            st = perfdata__r_inflate_setup(r, rec, err);
+            r->priv.back = *rec;
+            if (st == PERFDATA_NEED_MEMORY) { r->priv.have_back = 1; return st; }
+            if (st != PERFDATA_OK) { /* the chunks come undecoded */
+                r->priv.z_off = 1;
+                if (err) err->final = 0;
+                return st;
+            }
+            r->priv.have_back = 1;
+            continue; /* read again, through perfdata_inflate */
+        }
+        if (st != PERFDATA_OK) return st;
+        if (rec->type >= PERFDATA_RECORD_HEADER_ATTR) {
+            st = perfdata__r_register(r, rec, err);
+            if (st == PERFDATA_NEED_MEMORY) { r->priv.reg = *rec; r->priv.have_reg = 1; return st; }
+            if (st != PERFDATA_OK) return st;
+        }
+        if (r->priv.flags & PERFDATA_READ_ORDERED) {
+            /* what the queue holds must stay: pushed records are copied,
+               decompressed ones counted in their block (records of perf's
+               own types, never queued, are not copied) */
+            if (r->priv.push && rec->type < PERFDATA_RECORD_HEADER_ATTR) {
+                perfdata_record copy = *rec;
+                st = perfdata__r_keep(r, &r->priv.copy, &copy, err);
+                if (st != PERFDATA_OK) {
+                    if (!r->priv.z_on) { r->priv.back = *rec; r->priv.have_back = 1; }
+                    return st;
+                }
+                *rec = copy;
+            }
+            if ((b = perfdata__r_block_of(r, rec->bytes.p)) != 0) b->refs++;
+        }
+        return perfdata__ok(err);
+    }
+}
+
+PERFDATA_DEF perfdata_status perfdata_reader_give(perfdata_reader *r, perfdata_pool pool, void *mem, size_t bytes,
+                                                 perfdata_error *err) {
+    perfdata_file *f = &r->priv.file;
+    size_t i, cap;
+    if (!mem) {
+        r->priv.refused = (int)pool;
+        return perfdata__ok(err);
+    }
+    if (bytes < 64) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("less than 64 bytes given"));
+    switch (pool) {
+    case PERFDATA_POOL_EVENTS: {
+        perfdata_event *e = (perfdata_event *)mem;
+        cap = bytes / sizeof *e;
+        if (cap < f->nr_events) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("fewer events than there are"));
+        for (i = 0; i < f->nr_events; i++) e[i] = f->events[i];
+        perfdata__r_release(r, f->events, r->priv.given[PERFDATA_POOL_EVENTS]);
+        r->priv.given[PERFDATA_POOL_EVENTS] = bytes;
+        f->events = e;
+        f->priv.cap_events = cap;
+        break;
+    }
+    case PERFDATA_POOL_IDS: {
+        void *old = f->priv.id_index;
+        size_t old_bytes = r->priv.given[PERFDATA_POOL_IDS];
+        perfdata_status st = perfdata_set_id_index(f, (perfdata_id_entry *)mem, bytes / sizeof(perfdata_id_entry), err);
+        if (st != PERFDATA_OK) return st;
+        perfdata__r_release(r, old, old_bytes);
+        r->priv.given[PERFDATA_POOL_IDS] = bytes;
+        r->priv.ids_events = f->nr_events;
+        break;
+    }
+    case PERFDATA_POOL_QUEUE: {
+        void *old = r->priv.o.priv.queue;
+        size_t old_bytes = r->priv.given[PERFDATA_POOL_QUEUE];
+        perfdata_status st = perfdata_ordered_grow(&r->priv.o, (perfdata_order_entry *)mem, bytes / sizeof(perfdata_order_entry), err);
+        if (st != PERFDATA_OK) return st;
+        perfdata__r_release(r, old, old_bytes);
+        r->priv.given[PERFDATA_POOL_QUEUE] = bytes;
+        break;
+    }
+    case PERFDATA_POOL_BUFFER: {
+        struct perfdata__block *b = (struct perfdata__block *)mem;
+        if (bytes <= PERFDATA__BLOCK_HDR) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, 0);
+        b->size = bytes - PERFDATA__BLOCK_HDR;
+        b->given = bytes;
+        b->used = b->refs = 0;
+        b->next = r->priv.spare;
+        r->priv.spare = b;
+        break;
+    }
+    case PERFDATA_POOL_ZSTD:
+        if (r->priv.zstd) perfdata__r_release(r, r->priv.zstd, r->priv.zstd_bytes);
+        r->priv.zstd = mem;
+        r->priv.zstd_bytes = bytes;
+        break;
+    default:
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("no such pool"));
+    }
+    r->priv.refused = 0;
+    if (pool == PERFDATA_POOL_QUEUE || pool == PERFDATA_POOL_BUFFER) r->priv.refusals = 0;
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF void perfdata_reader_close(perfdata_reader *r) {
+    perfdata_file *f = &r->priv.file;
+    struct perfdata__block *lists[2], *b, *next;
+    int i;
+    perfdata__r_release(r, f->events, r->priv.given[PERFDATA_POOL_EVENTS]);
+    f->events = 0;
+    f->nr_events = f->priv.cap_events = 0;
+    perfdata__r_release(r, f->priv.id_index, r->priv.given[PERFDATA_POOL_IDS]);
+    f->priv.id_index = 0;
+    f->priv.cap_ids = f->priv.nr_ids = 0;
+    perfdata__r_release(r, r->priv.o.priv.queue, r->priv.given[PERFDATA_POOL_QUEUE]);
+    r->priv.o.priv.queue = 0;
+    r->priv.o.priv.cap = r->priv.o.priv.nr = 0;
+    perfdata__r_release(r, r->priv.zstd, r->priv.zstd_bytes);
+    r->priv.zstd = 0;
+    lists[0] = r->priv.blocks;
+    lists[1] = r->priv.spare;
+    for (i = 0; i < 2; i++)
+        for (b = lists[i]; b; b = next) {
+            next = b->next;
+            perfdata__r_release(r, b, b->given);
+        }
+    r->priv.blocks = r->priv.spare = r->priv.copy = r->priv.pinned = r->priv.stage = r->priv.z_block = 0;
+    r->priv.given[PERFDATA_POOL_EVENTS] = r->priv.given[PERFDATA_POOL_IDS] = r->priv.given[PERFDATA_POOL_QUEUE] = 0;
+    r->priv.z_on = 0;
+    r->priv.ended = 1;
+}
+
+/* A refused pool: go on without it (see perfdata_reader_next). */
+PERFDATA__PRIVATE perfdata_status perfdata__r_refused(perfdata_reader *r, perfdata_error *err) {
+    int pool = r->priv.refused, ordered = (r->priv.flags & PERFDATA_READ_ORDERED) != 0;
+    r->priv.refused = 0;
+    if (pool == PERFDATA_POOL_IDS) { r->priv.ids_refused = 1; return PERFDATA_OK; }
+    if (pool == PERFDATA_POOL_ZSTD) {
+        r->priv.z_off = 1;
+        if (r->priv.have_back) { /* the chunk that asked: given as it is */
+            r->priv.have_back = 0;
+            perfdata__fail(err, PERFDATA_ERR_LIMIT, r->priv.back.offset, r->priv.back.type,
+                           PERFDATA__MSG("no memory for the zstd decoder: the compressed records are skipped"));
+            return PERFDATA_ERR_LIMIT;
+        }
+        return PERFDATA_OK;
+    }
+    if (ordered && (pool == PERFDATA_POOL_QUEUE || pool == PERFDATA_POOL_BUFFER) && perfdata_ordered_queued(&r->priv.o)) {
+        perfdata_ordered_flush(&r->priv.o, r->priv.refusals++ ? PERFDATA_FLUSH_ALL : PERFDATA_FLUSH_HALF);
+        return PERFDATA_OK;
+    }
+    perfdata__fail(err, PERFDATA_ERR_LIMIT, 0, 0, PERFDATA__MSG("out of memory: the caller gave no more"));
+    if (err) err->detail = pool;
+    return perfdata__r_final(r, PERFDATA_ERR_LIMIT, err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_reader_next(perfdata_reader *r, perfdata_record *rec, perfdata_error *err) {
+    perfdata_status st;
+    struct perfdata__block *b;
+    rec->type = 0;
+    if (r->priv.ended) return perfdata__fail(err, PERFDATA_END, 0, 0, 0);
+    if (r->priv.refused) {
+        int zstd = r->priv.refused == PERFDATA_POOL_ZSTD && r->priv.have_back;
+        perfdata_record chunk = r->priv.back;
+        st = perfdata__r_refused(r, err);
+        if (zstd) *rec = chunk;
+        if (st != PERFDATA_OK) return st;
+    }
+    if (!r->priv.started) {
+        st = perfdata_reader_start(r, err);
+        if (st != PERFDATA_OK) return st;
+    }
+    if (!(r->priv.flags & PERFDATA_READ_ORDERED)) {
+        st = perfdata__r_step(r, &r->priv.file, 0, rec, err);
+    } else {
+        perfdata_ordered_set_source(&r->priv.o, perfdata__r_step, r);
+        st = perfdata_ordered_next(&r->priv.file, &r->priv.o, rec, err);
+        if (st == PERFDATA_OK && r->priv.blocks && (b = perfdata__r_block_of(r, rec->bytes.p)) != 0 && b->refs) b->refs--;
+    }
+    if (st != PERFDATA_OK && st != PERFDATA_NEED_INPUT && st != PERFDATA_NEED_MEMORY && st != PERFDATA_END && err &&
+        err->final)
+        r->priv.ended = 1;
+    if (st == PERFDATA_END) r->priv.ended = 1;
+    return st;
 }
 
 /* ------------------------------------------------------------------- zstd */

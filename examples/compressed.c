@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
     perfdata_cursor_init(&f, &cur);
     perfdata_inflate_init(&z, &cur, &sizes, chunk_out, sizeof chunk_out, perfdata_zstd_chunk, &dctx);
     while ((st = perfdata_inflate_next(&f, &z, &rec, &err)) != PERFDATA_END) {
-        if (st != PERFDATA_OK && cur.stopped != PERFDATA_OK) break; /* the data itself is cut or broken */
+        if (st != PERFDATA_OK && cur.priv.stopped != PERFDATA_OK) break; /* the data itself is cut or broken */
         if (perfdata_inflate_expands(&z, &rec)) chunks++;
         else if (z.inner_active) inside++;
         if (rec.type == PERFDATA_RECORD_SAMPLE) samples++;

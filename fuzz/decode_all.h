@@ -149,13 +149,13 @@ DA_UNUSED static uint64_t decode_all(const unsigned char *data, size_t size, uns
     perfdata_cursor_init(&f, &c);
     for (;;) {
         st = perfdata_next_record(&f, &c, &rec, &err);
-        if (st == PERFDATA_END || c.stopped != PERFDATA_OK) break;
+        if (st == PERFDATA_END || c.priv.stopped != PERFDATA_OK) break;
         if (st == PERFDATA_ERR_NO_SPACE) break;
         ++*steps;
         h += da_record(&f, &rec);
         (void)perfdata_record_name(rec.type);
     }
-    return h + c.pos;
+    return h + c.priv.pos;
 }
 
 #endif

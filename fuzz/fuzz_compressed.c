@@ -37,7 +37,7 @@ static unsigned long cf_walk(perfdata_file *f, const perfdata_inflate_sizes *sz,
     perfdata_inflate_init(&z, &c, sz, buf, cap, perfdata_zstd_chunk, &cf_dctx);
     while ((st = perfdata_inflate_next(f, &z, &rec, 0)) != PERFDATA_END) {
         if (st == PERFDATA_ERR_NO_SPACE && z.pending) abort(); /* only keep mode asks for room */
-        if (st != PERFDATA_OK && c.stopped != PERFDATA_OK) break;
+        if (st != PERFDATA_OK && c.priv.stopped != PERFDATA_OK) break;
         if (st == PERFDATA_ERR_NO_SPACE) break; /* the events table (pipe attrs) */
         sink = sink + da_record(f, &rec);
         n++;

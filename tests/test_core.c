@@ -482,7 +482,7 @@ static blob build_file(int big, const tevent *ev, size_t nev, const wr *data, co
 static void put_header_attr(wr *w, const tevent *e) {
     size_t at = rec_begin(w, PERFDATA_RECORD_HEADER_ATTR, 0), j;
     put_attr(w, &e->attr);
-    for (j = 0; j < e->nr_ids; j++) put64(w, e->ids[j]);
+    for (j = 0; j < e->priv.nr_ids; j++) put64(w, e->ids[j]);
     rec_end(w, at);
 }
 
@@ -1309,7 +1309,7 @@ ORDER_TEST(open_file_mode) {
         CHECK_EQ_U64(x.f.attrs.size, 2 * (PERFDATA_ATTR_SIZE_VER8 + 16));
         CHECK_EQ_U64(x.f.data.offset, x.f.attrs.offset + x.f.attrs.size);
         CHECK_EQ_U64(x.f.data.size, d.n);
-        CHECK_EQ_U64(x.f.sample_type_union, ev[0].attr.sample_type | ev[1].attr.sample_type);
+        CHECK_EQ_U64(x.f.priv.sample_type_union, ev[0].attr.sample_type | ev[1].attr.sample_type);
         check_two_events(&x.f, ev);
         if (NEXT(&x, &rec, PERFDATA_RECORD_COMM)) {
             CHECK_EQ_U64(rec.offset, x.f.data.offset);
@@ -1462,7 +1462,7 @@ ORDER_TEST(open_no_space) {
         /* make room: copy the registered event into a larger array */
         large[0] = small[0];
         f.events = large;
-        f.cap_events = 3;
+        f.priv.cap_events = 3;
         CHECK_EQ_U64(perfdata_next_record(&f, &c, &rec, &err), PERFDATA_OK);
         CHECK_EQ_U64(rec.type, PERFDATA_RECORD_HEADER_ATTR);
         third_offset = rec.offset + rec.size;
@@ -2008,7 +2008,7 @@ ORDER_TEST(iter_size_below_8) {
             for (i = 0; i < 100; i++)
                 if (perfdata_next_record(&x.f, &x.cur, &rec, &x.err) != PERFDATA_ERR_MALFORMED) ok_after++;
             CHECK_EQ_U64(ok_after, 0);
-            CHECK_EQ_U64(x.cur.stopped, PERFDATA_ERR_MALFORMED);
+            CHECK_EQ_U64(x.cur.priv.stopped, PERFDATA_ERR_MALFORMED);
         }
         fx_free(&x);
         wr_free(&d);
@@ -2765,8 +2765,8 @@ static void check_mapping_id_pos(fx *x) {
     perfdata_sample s;
     perfdata_status st;
     perfdata_cursor_init(&x->f, &x->cur);
-    CHECK_EQ_U64(x->f.id_pos, 4); /* IP TID TIME ADDR | ID */
-    CHECK_EQ_U64(x->f.is_pos, 2); /* ID CPU | end */
+    CHECK_EQ_U64(x->f.priv.id_pos, 4); /* IP TID TIME ADDR | ID */
+    CHECK_EQ_U64(x->f.priv.is_pos, 2); /* ID CPU | end */
     CHECK_EQ_U64(next_sample_event(x, &s, &st), 1);
     CHECK_EQ_U64(s.id, 0x41);
     CHECK_EQ_U64(next_sample_event(x, &s, &st), 0);
@@ -2811,10 +2811,10 @@ ORDER_TEST(record_event_mapping) {
             CHECK_EQ_U64(perfdata_set_id_index(&x.f, idx, 3, &err), PERFDATA_ERR_NO_SPACE);
             CHECK_EQ_U64(err.needed, 4);
             CHECK_EQ_U64(perfdata_set_id_index(&x.f, NULL, 0, &err), PERFDATA_ERR_NO_SPACE);
-            CHECK(x.f.id_index == NULL);
+            CHECK(x.f.priv.id_index == NULL);
             CHECK_EQ_U64(perfdata_set_id_index(&x.f, idx, 4, &err), PERFDATA_OK);
-            CHECK(x.f.id_index == idx);
-            CHECK_EQ_U64(x.f.nr_ids, 4);
+            CHECK(x.f.priv.id_index == idx);
+            CHECK_EQ_U64(x.f.priv.nr_ids, 4);
             CHECK(idx[0].id < idx[1].id && idx[1].id < idx[2].id && idx[2].id < idx[3].id);
             check_mapping_identifier(&x, ev);
         }
@@ -2826,7 +2826,7 @@ ORDER_TEST(record_event_mapping) {
             perfdata_cursor_init(&x.f, &x.cur);
             CHECK(NEXT(&x, &rec, PERFDATA_RECORD_HEADER_ATTR));
             CHECK(NEXT(&x, &rec, PERFDATA_RECORD_HEADER_ATTR));
-            CHECK_EQ_U64(x.f.nr_ids, 4);
+            CHECK_EQ_U64(x.f.priv.nr_ids, 4);
             CHECK_EQ_U64(perfdata_find_event(&x.f, 0x21), 1);
             CHECK_EQ_U64(perfdata_find_event(&x.f, 0x11), 0);
         }
@@ -4062,8 +4062,8 @@ TEST(id_index_runs) {
         perfdata_error err;
         memset(&f, 0, sizeof f);
         f.events = events;
-        f.cap_events = NEV;
-        f.id_pos = f.is_pos = -1;
+        f.priv.cap_events = NEV;
+        f.priv.id_pos = f.priv.is_pos = -1;
         test_set_context(v == 0 ? "room for merges" : v == 1 ? "no scratch" : "little scratch");
         CHECK_EQ_U64(perfdata_set_id_index(&f, idx, cap, &err), PERFDATA_OK);
         for (e = 0; e < NEV; e++) {
@@ -4079,26 +4079,26 @@ TEST(id_index_runs) {
             ids.bytes.p = idbytes[e]; ids.bytes.n = 8 * nid; ids.bytes.offset = 0;
             ids.count = nid; ids.big_endian = 0;
             if (!CHECK_EQ_U64(perfdata__add_event(&f, av, ids, &err), PERFDATA_OK)) break;
-            if (!CHECK(f.id_index == idx)) break;
+            if (!CHECK(f.priv.id_index == idx)) break;
             if (e % 10 == 9 || e == NEV - 1) {
                 uint64_t id;
                 for (id = 0; id <= NID + 1; id++) {
                     long want = -1, i;
-                    perfdata_id_entry *keep = f.id_index;
+                    perfdata_id_entry *keep = f.priv.id_index;
                     for (i = (long)e; i >= 0 && want < 0; i--)
                         for (j = 0; j < events[i].ids.count; j++)
                             if (perfdata_u64s_at(&events[i].ids, j) == id) { want = i; break; }
                     CHECK_EQ_U64(perfdata_find_event(&f, id), want);
-                    f.id_index = NULL; /* the scan */
+                    f.priv.id_index = NULL; /* the scan */
                     CHECK_EQ_U64(perfdata_find_event(&f, id), want);
-                    f.id_index = keep;
+                    f.priv.id_index = keep;
                 }
             }
         }
-        CHECK_EQ_U64(f.nr_ids, total);
+        CHECK_EQ_U64(f.priv.nr_ids, total);
         /* filled whole again: the same answers */
         CHECK_EQ_U64(perfdata_set_id_index(&f, idx, total, &err), PERFDATA_OK);
-        CHECK_EQ_U64(f.sorted_ids, total);
+        CHECK_EQ_U64(f.priv.sorted_ids, total);
         for (j = 0; j <= NID; j++) {
             long want = -1, i;
             for (i = NEV - 1; i >= 0 && want < 0; i--) {

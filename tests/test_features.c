@@ -2557,8 +2557,8 @@ TEST(event_desc_names) {
             memset(events, 0, sizeof events);
             memset(d, 0, sizeof d);
             f.events = events;
-            f.cap_events = f.nr_events = 3;
-            f.id_pos = f.is_pos = -1;
+            f.priv.cap_events = f.nr_events = 3;
+            f.priv.id_pos = f.priv.is_pos = -1;
             if (big) f.flags |= PERFDATA_FILE_BIG_ENDIAN;
             for (i = 0; i < 3; i++) {
                 uint64_t ids[2];
@@ -2585,11 +2585,11 @@ TEST(event_desc_names) {
             perfdata__names_from_event_desc(&f, mkview(c.b, c.n), 1);
             if (order) {
                 for (i = 0; i < 3; i++) CHECK_EQ_U64(events[i].name.n, 0); /* waiting for the index */
-                CHECK(f.names_pending.n == c.n);
+                CHECK(f.priv.names_pending.n == c.n);
                 events[1].name.p = (const unsigned char *)"kept";
                 events[1].name.n = 4;
                 CHECK_EQ_U64(perfdata_set_id_index(&f, idx, 8, NULL), PERFDATA_OK);
-                CHECK_EQ_U64(f.names_pending.n, 0);
+                CHECK_EQ_U64(f.priv.names_pending.n, 0);
                 CHECK(!strcmp(perfdata_event_name(&f, 1, buf, sizeof buf), "kept"));
             }
             for (i = 0; i < 3; i++) {

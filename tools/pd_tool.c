@@ -199,7 +199,7 @@ static void inflate_reclaim(pd_session *s) {
     for (b = z->blocks; b; b = b->next) b->in_use = 0;
     mark(z->blocks, z->z.buf);
     if (z->z.carry) mark(z->blocks, z->z.carry_p);
-    if (z->z.inner_active) mark(z->blocks, z->z.inner.range.p);
+    if (z->z.inner_active) mark(z->blocks, z->z.inner.priv.range.p);
     for (i = 0; i < s->order.nr; i++) mark(z->blocks, s->order.queue[i].bytes);
     if (s->order.have_held) mark(z->blocks, s->order.held.bytes.p);
     for (pp = &z->blocks; *pp;) {
@@ -323,7 +323,7 @@ static inline perfdata_status next_record(void *user, perfdata_file *f, perfdata
             (rec->type != PERFDATA_RECORD_COMPRESSED && rec->type != PERFDATA_RECORD_COMPRESSED2))
             return st;
         /* the first chunk: back to it, and decompress from there */
-        c->pos = (size_t)(rec->bytes.p - c->range.p);
+        c->priv.pos = (size_t)(rec->bytes.p - c->priv.range.p);
         z->waiting = 0;
         inflate_begin(s, c);
         if (!z->sizes.compressed) return perfdata_next_record(f, c, rec, err); /* cannot happen: measure starts at this chunk */
@@ -348,7 +348,7 @@ static inline perfdata_status next_record(void *user, perfdata_file *f, perfdata
                     z->z.error.message, (unsigned long long)z->z.error.offset);
         /* a chunk that could not be decompressed is still a record; an
            error that stopped the cursor never becomes OK */
-        if (st == PERFDATA_ERR_MALFORMED && c->stopped == PERFDATA_OK &&
+        if (st == PERFDATA_ERR_MALFORMED && c->priv.stopped == PERFDATA_OK &&
             (rec->type == PERFDATA_RECORD_COMPRESSED || rec->type == PERFDATA_RECORD_COMPRESSED2))
             st = PERFDATA_OK;
     }
@@ -378,7 +378,7 @@ void pd_session_close(pd_session *s) {
 static void refresh_id_index(pd_session *s) {
     size_t need = perfdata_id_index_needed(&s->file);
     perfdata_id_entry *bigger;
-    if (!need || (s->file.id_index && s->file.cap_ids >= need)) return;
+    if (!need || (s->file.priv.id_index && s->file.priv.cap_ids >= need)) return;
     bigger = realloc(s->ids, need * 2 * sizeof *bigger);
     if (!bigger) return; /* scanning still works */
     s->ids = bigger;
@@ -427,12 +427,12 @@ static int walk_cursor(pd_session *s, pd_map *m, perfdata_cursor *c, const char 
             s->partial = 1;
             return PD_EXIT_PARTIAL;
         }
-        if (st != PERFDATA_OK && c->stopped != PERFDATA_OK) return stopped(s, name, &err);
+        if (st != PERFDATA_OK && c->priv.stopped != PERFDATA_OK) return stopped(s, name, &err);
         if (st != PERFDATA_OK) pd_session_skip(s, &rec, &err); /* a bad attr record: still a record */
         if (s->file.nr_events != before) refresh_id_index(s);
         s->records++;
         fn(ctx, &rec, name);
-        pd_map_at(m, c->range.p + c->pos);
+        pd_map_at(m, c->priv.range.p + c->priv.pos);
     }
 }
 
@@ -593,9 +593,9 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
             cap = err.needed * 2;
             continue;
         }
-        if (st == PERFDATA_END && c.stopped != PERFDATA_OK && c.stopped != PERFDATA_END) {
+        if (st == PERFDATA_END && c.priv.stopped != PERFDATA_OK && c.priv.stopped != PERFDATA_END) {
             /* the queue was released first, as perf does; now the reason */
-            rc = stopped(s, name, &c.error);
+            rc = stopped(s, name, &c.priv.error);
             break;
         }
         if (st == PERFDATA_END && o->hold_end) {
@@ -613,7 +613,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
         }
         if (st == PERFDATA_END) break;
         if (st != PERFDATA_OK) {
-            if (st == PERFDATA_ERR_NO_SPACE || c.stopped != PERFDATA_OK) {
+            if (st == PERFDATA_ERR_NO_SPACE || c.priv.stopped != PERFDATA_OK) {
                 rc = stopped(s, name, &err);
                 break;
             }
@@ -623,7 +623,7 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
         if (s->file.nr_events != before) refresh_id_index(s);
         s->records++;
         fn(ctx, &rec, stream_of(s, &rec, name));
-        pd_map_at(map, c.range.p + c.pos);
+        pd_map_at(map, c.priv.range.p + c.priv.pos);
     }
     s->ordering = 0;
     free(window);
