@@ -4882,9 +4882,10 @@ PERFDATA_DEF perfdata_status perfdata_reader_push(perfdata_reader *r, const void
     return perfdata__ok(err);
 }
 
+/* An error that ends the walk (reader_next stops at it, after the queue). */
 PERFDATA__PRIVATE perfdata_status perfdata__r_final(perfdata_reader *r, perfdata_status st, perfdata_error *err) {
+    (void)r;
     if (err) err->final = 1;
-    r->priv.ended = 1;
     return st;
 }
 
@@ -5025,6 +5026,10 @@ PERFDATA__PRIVATE perfdata_status perfdata__r_raw(void *user, perfdata_file *f, 
         /* the rest of the piece is the start of a record: to the stage */
         r->priv.piece_pos = (size_t)(r->priv.cur.priv.range.p - r->priv.piece) + pos0;
         r->priv.stage_offset = r->priv.consumed + r->priv.piece_pos;
+        /* the cursor stopped there (and may have moved past the record's
+           header): a fresh one at the record, should this be retried */
+        perfdata__r_cursor(r, r->priv.piece + r->priv.piece_pos, r->priv.piece_n - r->priv.piece_pos,
+                           r->priv.consumed + r->priv.piece_pos, 0);
         if (r->priv.piece_pos >= r->priv.piece_n) continue;
         if (!r->priv.stage) {
             r->priv.stage = perfdata__r_block(r, 65536, err);
@@ -5226,11 +5231,13 @@ PERFDATA__PRIVATE perfdata_status perfdata__r_step(void *user, perfdata_file *f,
             /* what the queue holds must stay: pushed records are copied,
                decompressed ones counted in their block (records of perf's
                own types, never queued, are not copied) */
-            if (r->priv.push && rec->type < PERFDATA_RECORD_HEADER_ATTR) {
+            if (r->priv.push && rec->type < PERFDATA_RECORD_HEADER_ATTR &&
+                (!(b = perfdata__r_block_of(r, rec->bytes.p)) || b == r->priv.stage)) {
                 perfdata_record copy = *rec;
                 st = perfdata__r_keep(r, &r->priv.copy, &copy, err);
-                if (st != PERFDATA_OK) {
-                    if (!r->priv.z_on) { r->priv.back = *rec; r->priv.have_back = 1; }
+                if (st != PERFDATA_OK) { /* read again from the input after the caller gives memory */
+                    r->priv.back = *rec;
+                    r->priv.have_back = 1;
                     return st;
                 }
                 *rec = copy;

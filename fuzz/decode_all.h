@@ -150,7 +150,7 @@ DA_UNUSED static uint64_t decode_all(const unsigned char *data, size_t size, uns
     for (;;) {
         st = perfdata_next_record(&f, &c, &rec, &err);
         if (st == PERFDATA_END || c.priv.stopped != PERFDATA_OK) break;
-        if (st == PERFDATA_ERR_NO_SPACE) break;
+        if (st == PERFDATA_NEED_MEMORY) break;
         ++*steps;
         h += da_record(&f, &rec);
         (void)perfdata_record_name(rec.type);

@@ -36,9 +36,9 @@ static unsigned long cf_walk(perfdata_file *f, const perfdata_inflate_sizes *sz,
     perfdata_cursor_init(f, &c);
     perfdata_inflate_init(&z, &c, sz, buf, cap, perfdata_zstd_chunk, &cf_dctx);
     while ((st = perfdata_inflate_next(f, &z, &rec, 0)) != PERFDATA_END) {
-        if (st == PERFDATA_ERR_NO_SPACE && z.pending) abort(); /* only keep mode asks for room */
+        if (st == PERFDATA_NEED_MEMORY && z.priv.pending) abort(); /* only keep mode asks for room */
         if (st != PERFDATA_OK && c.priv.stopped != PERFDATA_OK) break;
-        if (st == PERFDATA_ERR_NO_SPACE) break; /* the events table (pipe attrs) */
+        if (st == PERFDATA_NEED_MEMORY) break; /* the events table (pipe attrs) */
         sink = sink + da_record(f, &rec);
         n++;
     }
@@ -61,14 +61,13 @@ static void cf_ordered(perfdata_file *f, const perfdata_inflate_sizes *sz, unsig
     perfdata_zstd_dctx_init(&cf_dctx, window, win, 0);
     perfdata_cursor_init(f, &c);
     perfdata_inflate_init(&z, &c, sz, blocks[0], cap, perfdata_zstd_chunk, &cf_dctx);
-    z.keep = 1;
+    perfdata_inflate_keep(&z, 1);
     perfdata_ordered_init(&o, &c, window_q, 256);
-    o.source = perfdata_inflate_source;
-    o.source_user = &z;
+    perfdata_ordered_set_source(&o, perfdata_inflate_source, &z);
     for (;;) {
         size_t need = perfdata_inflate_room_needed(&z);
         perfdata_status st;
-        if (need && !z.failed) {
+        if (need && !z.priv.failed) {
             if (nb == CF_BLOCKS || need > CF_BUFFER_MAX || !(blocks[nb] = (unsigned char *)malloc(need))) break;
             if (perfdata_inflate_set_buffer(&z, blocks[nb++], need, &err) != PERFDATA_OK) abort();
             if (perfdata_inflate_room_needed(&z)) abort(); /* a buffer of the size asked for is enough */

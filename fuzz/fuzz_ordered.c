@@ -1,7 +1,7 @@
 /* fuzz_ordered.c - libFuzzer target: the input as a perf.data file read in
    time order (perfdata_ordered_next) through a reorder window of only 2
    entries, grown with perfdata_ordered_grow each time a round needs more
-   (PERFDATA_ERR_NO_SPACE, err.needed), so the queue's move and the resumed
+   (PERFDATA_NEED_MEMORY, err.needed), so the queue's move and the resumed
    call are exercised on every input. Every record released goes through its
    decoder (decode_all's da_record) and perfdata_record_time; every record
    must be released exactly once.
@@ -44,15 +44,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     perfdata_ordered_init(&o, &c, window, cap);
     for (;;) {
         perfdata_status st = perfdata_ordered_next(&f, &o, &rec, &err);
-        if (st == PERFDATA_ERR_NO_SPACE && o.have_held) { /* the window is full (else: the events table) */
+        if (st == PERFDATA_NEED_MEMORY && o.priv.have_held) { /* the window is full (else: the events table) */
             perfdata_order_entry *bigger;
-            size_t need = (size_t)err.needed;
-            if (need <= cap || need != o.nr + 1) abort(); /* must ask for more room than it has */
+            size_t need = (size_t)err.needed / sizeof(perfdata_order_entry);
+            if (need <= cap || need != o.priv.nr + 1) abort(); /* must ask for more room than it has */
             if (need > ORDER_MAX_WINDOW) break;
             if (need < 2 * cap) need = 2 * cap; /* doubling: growing by one per record is quadratic */
             bigger = (perfdata_order_entry *)malloc(need * sizeof *bigger);
             if (!bigger) break;
-            if (perfdata_ordered_grow(&o, bigger, need, &err) != PERFDATA_OK) abort(); /* need >= o.nr */
+            if (perfdata_ordered_grow(&o, bigger, need, &err) != PERFDATA_OK) abort(); /* need >= o.priv.nr */
             free(window);
             window = bigger;
             cap = need;

@@ -38,7 +38,7 @@ static uint64_t pipe_features(const unsigned char *p, size_t n) {
     perfdata_cursor_init(&f, &c);
     for (;;) {
         perfdata_status st = perfdata_next_record(&f, &c, &rec, &err);
-        if (st == PERFDATA_END || st == PERFDATA_ERR_NO_SPACE || c.priv.stopped != PERFDATA_OK) break;
+        if (st == PERFDATA_END || st == PERFDATA_NEED_MEMORY || c.priv.stopped != PERFDATA_OK) break;
         if (++steps > n / 8 + 1) abort(); /* a record walk that does not advance */
         if (rec.type == PERFDATA_RECORD_HEADER_FEATURE &&
             perfdata_decode_header_feature(&f, &rec, &hf, &err) == PERFDATA_OK)

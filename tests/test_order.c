@@ -1,5 +1,5 @@
 /* The reorder window protocol of perfdata_ordered_next(): started with a
-   one-entry window and grown by exactly what each PERFDATA_ERR_NO_SPACE asks
+   one-entry window and grown by exactly what each PERFDATA_NEED_MEMORY asks
    for, the walk must deliver the same records in the same order as with a
    window of perfdata_ordered_window_hint() entries (and as with a huge one),
    every record of the file exactly once. Also: a window of 0 entries, and
@@ -35,9 +35,9 @@ static size_t walk(perfdata_file *f, size_t cap, int grow, uint64_t *seq, size_t
     *times_sorted_ok = 1;
     for (;;) {
         st = perfdata_ordered_next(f, &o, &rec, &err);
-        if (st == PERFDATA_ERR_NO_SPACE && grow) {
-            perfdata_order_entry *bigger = (perfdata_order_entry *)malloc(err.needed * sizeof *bigger);
-            if (perfdata_ordered_grow(&o, bigger, err.needed, NULL) != PERFDATA_OK) break;
+        if (st == PERFDATA_NEED_MEMORY && grow) {
+            perfdata_order_entry *bigger = (perfdata_order_entry *)malloc((size_t)err.needed);
+            if (perfdata_ordered_grow(&o, bigger, (size_t)err.needed / sizeof *bigger, NULL) != PERFDATA_OK) break;
             free(w);
             w = bigger;
             ++*grows;
@@ -46,7 +46,7 @@ static size_t walk(perfdata_file *f, size_t cap, int grow, uint64_t *seq, size_t
         if (st != PERFDATA_OK) break;
         if (n < max) seq[n] = rec.offset;
         n++;
-        if (o.flushing == 2) { /* the final release is in time order */
+        if (o.priv.flushing == 2) { /* the final release is in time order */
             uint64_t t = perfdata_record_time(f, &rec);
             if (t && t < last_flushed_time) *times_sorted_ok = 0;
             if (t) last_flushed_time = t;

@@ -331,11 +331,11 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     perfdata_error err;
     (void)name;
     if (rec->type != PERFDATA_RECORD_SAMPLE) {
-        pd_state_update(&c->st, &c->s->file, rec);
+        pd_state_update(&c->st, c->s->file, rec);
         pd_sym_record(&c->sym, rec);
         return;
     }
-    if (perfdata_decode_sample(&c->s->file, rec, &s, &err) != PERFDATA_OK) pd_session_skip(c->s, rec, &err);
+    if (perfdata_decode_sample(c->s->file, rec, &s, &err) != PERFDATA_OK) pd_session_skip(c->s, rec, &err);
     else if (keep_sample(c, rec, &s)) on_sample(c, rec, &s);
 }
 
@@ -412,7 +412,7 @@ static int collapse_option(void *ctx, int id, const char *value) {
 /* --event NAME: the event perf names NAME, or NAME:modifiers. */
 static long find_event(pd_session *s, const char *name) {
     size_t i, n = strlen(name);
-    for (i = 0; i < s->file.nr_events; i++) {
+    for (i = 0; i < s->file->nr_events; i++) {
         const char *e = pd_event_name(s, i);
         if (!strcmp(e, name) || (!strncmp(e, name, n) && e[n] == ':')) return (long)i;
     }
@@ -425,7 +425,7 @@ static void no_such_event(pd_session *s, const char *want) {
     char name[1024];
     size_t i;
     fprintf(stderr, "perfdata collapse: no event named '%s'; the file has:", pd_escaped(name, sizeof name, want));
-    for (i = 0; i < s->file.nr_events; i++) fprintf(stderr, " %s", pd_escaped(name, sizeof name, pd_event_name(s, i)));
+    for (i = 0; i < s->file->nr_events; i++) fprintf(stderr, " %s", pd_escaped(name, sizeof name, pd_event_name(s, i)));
     fprintf(stderr, "\n");
 }
 
@@ -441,16 +441,16 @@ int pd_cmd_collapse(int argc, char **argv) {
     c.event = -1;
     if ((rc = pd_opts_parse(&pd_collapse_command, argc, argv, collapse_option, &args, &path)) >= 0) return rc;
     kallsyms = args.kallsyms; symfs = args.symfs; symdir = args.symdir;
-    if (pd_session_open(&s, path) != 0) return 1;
-    if (pd_filter_prepare(&c.filter, &s.file, "collapse") != 0) { pd_session_close(&s); return PD_EXIT_ERROR; }
-    if (c.event_name && !(s.file.flags & PERFDATA_FILE_PIPE) && (c.event = find_event(&s, c.event_name)) < 0) {
+    if (pd_session_open_flags(&s, path, PERFDATA_READ_ORDERED) != 0) return 1;
+    if (pd_filter_prepare(&c.filter, s.file, "collapse") != 0) { pd_session_close(&s); return PD_EXIT_ERROR; }
+    if (c.event_name && !(s.file->flags & PERFDATA_FILE_PIPE) && (c.event = find_event(&s, c.event_name)) < 0) {
         no_such_event(&s, c.event_name);
         pd_session_close(&s);
         return PD_EXIT_ERROR;
     }
     c.s = &s;
     pd_state_init(&c.st);
-    pd_sym_init(&c.sym, &s.file);
+    pd_sym_init(&c.sym, s.file);
     c.sym.kallsyms_path = kallsyms;
     c.sym.search.symfs = symfs;
     c.sym.search.symdir = symdir;

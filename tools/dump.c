@@ -15,7 +15,7 @@
 
 typedef struct dump_ctx {
     pd_session *s;
-    perfdata_file *f;
+    const perfdata_file *f;
     const char *arch;
     int raw;
     int show_header;
@@ -143,7 +143,7 @@ static void print_raw(const perfdata_record *rec) {
 
 /* perf's evlist__print_tstamp: cpu and time from the sample or trailer. */
 static void print_tstamp(dump_ctx *d, const perfdata_record *rec, uint32_t cpu, uint64_t time) {
-    perfdata_file *f = d->f;
+    const perfdata_file *f = d->f;
     size_t n = f->nr_events, i;
     uint64_t combined = 0;
     int id_all;
@@ -316,7 +316,7 @@ static void print_cpu_map(const perfdata_cpu_map *m) {
 
 /* The part after "PERF_RECORD_NAME", per type, and detail lines. */
 static void print_body(dump_ctx *d, const perfdata_record *rec, const perfdata_sample *s) {
-    perfdata_file *f = d->f;
+    const perfdata_file *f = d->f;
     perfdata_error err;
     size_t i;
     switch (rec->type) {
@@ -691,10 +691,12 @@ int pd_cmd_dump(int argc, char **argv) {
     if ((rc = pd_opts_parse(&pd_dump_command, argc, argv, dump_option, &args, &path)) >= 0) return rc;
     ordered = args.ordered;
     no_decompress = args.no_decompress;
-    if (pd_session_open(&s, path) != 0) return 1;
+    /* --no-decompress: the walk yields the chunks themselves */
+    if (pd_session_open_flags(&s, path, (ordered ? PERFDATA_READ_ORDERED : 0u) |
+                                            (no_decompress ? PERFDATA_READ_RAW_CHUNKS : 0u)) != 0)
+        return 1;
     d.s = &s;
-    d.f = &s.file;
-    s.no_decompress = no_decompress; /* the walk then yields the chunks themselves */
+    d.f = s.file;
     d.arch = s.arch;
     if (d.show_header) pd_print_header(&s);
     rc = ordered ? pd_session_walk_ordered(&s, (pd_record_fn)dump_record, &d)

@@ -449,7 +449,7 @@ static void print_pmu_caps_line(info_ctx *c, perfdata_view pmu, const perfdata_f
    group desc" to perf, which keeps what it had set so far. Returns 0, 1
    when invalid, -1 when out of memory. */
 static int apply_group_desc(info_ctx *c, const perfdata_feat_list *l) {
-    size_t nev = c->s->file.nr_events, i, st = 0;
+    size_t nev = c->s->file->nr_events, i, st = 0;
     perfdata_group_desc g;
     int have = perfdata_group_desc_next(l, &st, &g);
     uint32_t nr = 0;
@@ -498,7 +498,7 @@ static int apply_group_desc(info_ctx *c, const perfdata_feat_list *l) {
 static void print_group_desc(info_ctx *c) {
     size_t i;
     uint32_t nr = 0;
-    for (i = 0; i < c->nr_groups && i < c->s->file.nr_events; i++) {
+    for (i = 0; i < c->nr_groups && i < c->s->file->nr_events; i++) {
         const info_group *e = &c->groups[i];
         if (e->leader == i && e->nr_members > 1) {
             if (nr) fprintf(c->out, "\n");
@@ -520,7 +520,7 @@ static void print_group_desc(info_ctx *c) {
    share a budget that grows with the input, so that the time and output
    cannot grow with its square. */
 static int group_desc_affordable(info_ctx *c) {
-    uint64_t cost = (uint64_t)c->s->file.nr_events * 258u + 1u;
+    uint64_t cost = (uint64_t)c->s->file->nr_events * 258u + 1u;
     if (cost > c->group_budget) {
         c->group_skipped++;
         return 0;
@@ -825,7 +825,7 @@ static void walk_pipe_features(void *ctx, const perfdata_record *rec, const char
     perfdata_error err;
     (void)name;
     if (rec->type != PERFDATA_RECORD_HEADER_FEATURE) return;
-    if (perfdata_decode_header_feature(&c->s->file, rec, &hf, &err) != PERFDATA_OK) {
+    if (perfdata_decode_header_feature(c->s->file, rec, &hf, &err) != PERFDATA_OK) {
         fflush(c->out);
         fprintf(stderr, "perfdata: %s: a HEADER_FEATURE record could not be read: %s at offset 0x%llx\n", c->s->path,
                 err.message, (U64)err.offset);
@@ -843,7 +843,7 @@ static void walk_pipe_features(void *ctx, const perfdata_record *rec, const char
 
 int pd_info_print(pd_session *s, FILE *out, time_t mtime) {
     info_ctx c;
-    perfdata_file *f = &s->file;
+    const perfdata_file *f = s->file;
     unsigned feat;
     int rc = PD_EXIT_OK;
     unsigned cut = 0;               /* features cut off, by bit */

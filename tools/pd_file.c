@@ -7,6 +7,7 @@
 #endif
 #define _POSIX_C_SOURCE 200809L
 #include "pd_file.h"
+#include "perfdata.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -45,6 +46,14 @@ static int read_stream(pd_map *m, int fd, char *err, size_t errlen) {
            says what is wrong with the bytes read */
         if (len >= 16 && len - (size_t)got < 16 && memcmp(buf, "PERFILE2", 8) != 0 && memcmp(buf, "2ELIFREP", 8) != 0)
             break;
+        /* a pipe-mode stream (header size 16) is read as it arrives by
+           pd_input_read: what came so far is its first piece */
+        if (len >= 16 && ((buf[8] == 16 && !memcmp(buf + 9, "\0\0\0\0\0\0", 7)) ||
+                          (buf[15] == 16 && !memcmp(buf + 8, "\0\0\0\0\0\0", 7)))) {
+            m->streaming = 1;
+            m->fd = fd;
+            break;
+        }
     }
     m->data = buf; m->size = len; m->owned = 1;
     m->next_check = (size_t)-1; /* nothing to give back */
@@ -108,7 +117,7 @@ int pd_map_path(pd_map *m, const char *path, char *err, size_t errlen) {
     if (fstat(fd, &st) < 0) { int e = errno; close(fd); return fail(err, errlen, path, strerror(e)); }
     if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) { /* a pipe or a tty: read it */
         int rc = read_stream(m, fd, err, errlen);
-        close(fd);
+        if (rc < 0 || !m->streaming) close(fd);
         return rc;
     }
     if (!S_ISREG(st.st_mode)) { close(fd); return fail(err, errlen, path, "not a regular file"); }
@@ -289,8 +298,27 @@ int pd_input_open(pd_input *in, const char *path, char *err, size_t errlen) {
     return 0;
 }
 
+int pd_input_read(pd_input *in, perfdata_reader *r) {
+    enum { PIECE = 1 << 20 };
+    ssize_t got;
+    if (!in->main.streaming) return -1;
+    if (!in->piece && !(in->piece = malloc(PIECE))) {
+        fprintf(stderr, "perfdata: out of memory\n");
+        return -1;
+    }
+    do got = read(in->main.fd, in->piece, PIECE); while (got < 0 && errno == EINTR);
+    if (got < 0) {
+        fprintf(stderr, "perfdata: %s: %s\n", in->main.path, strerror(errno));
+        return -1;
+    }
+    perfdata_reader_push(r, in->piece, (size_t)got, NULL); /* 0: the end */
+    return 0;
+}
+
 void pd_input_close(pd_input *in) {
     size_t i;
+    if (in->main.streaming && in->main.fd > 0) close(in->main.fd);
+    free(in->piece);
     pd_unmap(&in->main);
     for (i = 0; i < in->nr_streams; i++) pd_unmap(&in->streams[i]);
     free(in->streams);

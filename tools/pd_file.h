@@ -20,6 +20,9 @@ typedef struct pd_map {
     size_t next_check;  /* pd_map_advance acts again from this offset */
     const char *path;   /* as given; "<stdin>" for "-" */
     char *path_owned;   /* path's copy, freed by pd_unmap */
+    int streaming;      /* a pipe-mode stream: data holds its first bytes,
+                           the rest is read from fd by pd_input_read */
+    int fd;
 } pd_map;
 
 typedef struct pd_input {
@@ -29,6 +32,7 @@ typedef struct pd_input {
     const pd_map **by_address; /* the non-empty streams in the order of their data */
     size_t nr_by_address;
     int is_dir;
+    unsigned char *piece; /* a stream's read buffer */
 } pd_input;
 
 /* 0 on success; on failure -1 and a message in err. */
@@ -45,6 +49,11 @@ static inline void pd_map_at(pd_map *m, const unsigned char *at) {
    only; an empty data.N is an empty stream). */
 int pd_input_open(pd_input *in, const char *path, char *err, size_t errlen);
 void pd_input_close(pd_input *in);
+/* A stream (main.streaming): reads what is there (up to 1 MiB, waiting
+   for something) and pushes it to r, 0 bytes at the end. -1 on a read
+   error (said on stderr). */
+struct perfdata_reader;
+int pd_input_read(pd_input *in, struct perfdata_reader *r);
 /* The stream of a directory whose bytes hold p, or NULL: O(log streams). */
 const pd_map *pd_input_stream_at(const pd_input *in, const void *p);
 

@@ -436,7 +436,7 @@ const pd_map_entry *pd_state_find_map(pd_state *st, pd_thread *t, unsigned cpumo
 
 /* --- records ------------------------------------------------------------- */
 
-static void on_mmap(pd_state *st, perfdata_file *f, const perfdata_record *rec) {
+static void on_mmap(pd_state *st, const perfdata_file *f, const perfdata_record *rec) {
     perfdata_mmap m;
     pd_map_entry e;
     if (perfdata_decode_mmap(f, rec, &m, NULL) != PERFDATA_OK || !m.len) return;
@@ -466,7 +466,7 @@ static void on_mmap(pd_state *st, perfdata_file *f, const perfdata_record *rec) 
     }
 }
 
-static void on_comm(pd_state *st, perfdata_file *f, const perfdata_record *rec) {
+static void on_comm(pd_state *st, const perfdata_file *f, const perfdata_record *rec) {
     perfdata_comm c;
     pd_thread *t;
     if (perfdata_decode_comm(f, rec, &c, NULL) != PERFDATA_OK) return;
@@ -476,7 +476,7 @@ static void on_comm(pd_state *st, perfdata_file *f, const perfdata_record *rec) 
     set_comm(st, t, pd_state_intern(st, (const char *)c.comm.p, c.comm.n));
 }
 
-static void on_fork(pd_state *st, perfdata_file *f, const perfdata_record *rec) {
+static void on_fork(pd_state *st, const perfdata_file *f, const perfdata_record *rec) {
     perfdata_task k;
     pd_thread *parent, *child;
     if (perfdata_decode_task(f, rec, &k, NULL) != PERFDATA_OK) return;
@@ -519,14 +519,14 @@ static void ksym_add(pd_state *st, uint64_t addr, uint64_t len, const char *name
     st->kernel.gen = ++st->gen; /* kernel lookups see it */
 }
 
-static void on_ksymbol(pd_state *st, perfdata_file *f, const perfdata_record *rec) {
+static void on_ksymbol(pd_state *st, const perfdata_file *f, const perfdata_record *rec) {
     perfdata_ksymbol k;
     if (perfdata_decode_ksymbol(f, rec, &k, NULL) != PERFDATA_OK) return;
     if (k.flags & 1) return; /* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER: not followed */
     ksym_add(st, k.addr, k.len, (const char *)k.name.p, k.name.n);
 }
 
-void pd_state_update(pd_state *st, perfdata_file *f, const perfdata_record *rec) {
+void pd_state_update(pd_state *st, const perfdata_file *f, const perfdata_record *rec) {
     switch (rec->type) {
     case PERFDATA_RECORD_MMAP:
     case PERFDATA_RECORD_MMAP2: on_mmap(st, f, rec); break;

@@ -75,7 +75,7 @@ typedef struct pd_state {
 void pd_state_init(pd_state *st);
 void pd_state_free(pd_state *st);
 /* Feeds one record (in time order); samples are ignored here. */
-void pd_state_update(pd_state *st, perfdata_file *f, const perfdata_record *rec);
+void pd_state_update(pd_state *st, const perfdata_file *f, const perfdata_record *rec);
 pd_thread *pd_state_thread(pd_state *st, int32_t pid, int32_t tid);
 /* The map containing ip for a sample of this cpumode (misc & 7), or NULL. */
 const pd_map_entry *pd_state_find_map(pd_state *st, pd_thread *t, unsigned cpumode, uint64_t ip);

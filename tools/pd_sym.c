@@ -70,7 +70,7 @@ static void add_build_ids(pd_symbolizer *s, perfdata_view sec) {
     while (perfdata_build_id_next(sec, big_endian(s), &st, &b)) add_build_id(s, &b);
 }
 
-void pd_sym_init(pd_symbolizer *s, perfdata_file *f) {
+void pd_sym_init(pd_symbolizer *s, const perfdata_file *f) {
     perfdata_view sec;
     memset(s, 0, sizeof *s);
     s->file = f;
@@ -109,7 +109,7 @@ void pd_sym_record(pd_symbolizer *s, const perfdata_record *rec) {
     }
 }
 
-static int feature_equals(perfdata_file *f, unsigned feat, const char *want) {
+static int feature_equals(const perfdata_file *f, unsigned feat, const char *want) {
     perfdata_view v;
     return f && perfdata_feature_string(f, feat, &v, NULL) == PERFDATA_OK && strlen(want) == v.n && !memcmp(v.p, want, v.n);
 }

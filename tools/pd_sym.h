@@ -13,7 +13,7 @@
 struct pd_bid;
 
 typedef struct pd_symbolizer {
-    perfdata_file *file;            /* for its BUILD_ID feature */
+    const perfdata_file *file;            /* for its BUILD_ID feature */
     pd_elf_search search;
     const char *kallsyms_path;      /* --kallsyms, or NULL */
     pd_kallsyms *kallsyms;
@@ -48,7 +48,7 @@ typedef struct pd_resolved {
     int mapped;                     /* the address is in a map (perf's al->map) */
 } pd_resolved;
 
-void pd_sym_init(pd_symbolizer *s, perfdata_file *f);
+void pd_sym_init(pd_symbolizer *s, const perfdata_file *f);
 void pd_sym_free(pd_symbolizer *s);
 /* Feeds one non-sample record: a pipe's HOSTNAME, OSRELEASE and BUILD_ID
    features, and HEADER_BUILD_ID records (perf inject -b). */

@@ -8,41 +8,22 @@
 #include "pd_file.h"
 #include "pd_opts.h"
 
-/* Records inside COMPRESSED/COMPRESSED2 chunks, by perfdata_inflate and the
-   header's zstd decoder. An ordered walk keeps every decompressed block
-   until the session closes (the reorder queue holds records that point into
-   them); a plain walk reuses one buffer. */
-struct pd_block;
-typedef struct pd_inflate {
-    perfdata_inflate z;
-    perfdata_inflate_sizes sizes;
-    void *zstd;                     /* perfdata_zstd_dctx */
-    unsigned char *window;
-    size_t window_size;
-    struct pd_block *blocks;        /* the output buffers in use, newest first */
-    struct pd_block *spare;         /* given back by an ordered walk, for reuse */
-    const char *stream;             /* the data.N file being read (ordered walks) */
-    int reported;                   /* the stream's failure was reported */
-    int keep;                       /* ordered walks keep every chunk's output */
-    int waiting;                    /* set up at the first chunk, if one comes */
-} pd_inflate;
-
+/* A profile being read: perfdata_reader over the input, its memory given
+   with malloc (the reorder queue and decompressed chunks within
+   --queue-size), a stream read from standard input as it arrives. */
 typedef struct pd_session {
     pd_input input;
-    perfdata_file file;
-    perfdata_event *events;
-    perfdata_id_entry *ids;
+    perfdata_reader reader;
+    const perfdata_file *file;       /* the reader's */
+    perfdata_view *views;            /* the data.N streams of a directory */
     const char *path;
     char arch[64];
-    pd_inflate inflate;
-    perfdata_ordered order;          /* the queue of an ordered walk */
-    int ordering;                    /* an ordered walk is in progress */
-    void **copies;                   /* event views copied out of decompressed buffers */
-    size_t ncopies, capcopies;
-    int no_decompress;              /* yield chunks undecoded (dump --no-decompress) */
-    int over_bound;                 /* the ordered walk's memory passed --queue-size */
-    int flushed_half;               /* and half the queue was released for it */
-    int said_bound;                 /* that was said on stderr */
+    unsigned flags;                  /* PERFDATA_READ_* */
+    int stream;                      /* read as it arrives */
+    int ordered;                     /* the walk is in time order */
+    size_t nev_cap;                  /* events the input may have: per-event tables */
+    size_t given;                    /* bytes given to the reader */
+    int said_bound, said_zstd, said_chunks;
     uint64_t records;               /* records given to the command so far */
     uint64_t skipped;               /* records it could not use (pd_session_skip) */
     perfdata_error first_skip;      /* why the first was skipped */
@@ -56,6 +37,9 @@ typedef struct pd_session {
 typedef void (*pd_record_fn)(void *ctx, const perfdata_record *rec, const char *file_name);
 
 int pd_session_open(pd_session *s, const char *path);
+/* flags: PERFDATA_READ_ORDERED for a command that walks in time order (a
+   stream is read once, so the order is chosen before). */
+int pd_session_open_flags(pd_session *s, const char *path, unsigned flags);
 /* The same over bytes in memory (the fuzz targets), which stay the
    caller's and must outlive the session; name stands for the path. */
 int pd_session_open_mem(pd_session *s, const unsigned char *data, size_t size, const char *name);

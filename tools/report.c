@@ -365,24 +365,24 @@ static proc_row *proc_of(report_ctx *r, int32_t pid) {
 /* --csv bookkeeping: record counts, the overview row, process events. */
 static void csv_record(report_ctx *r, const perfdata_record *rec) {
     perfdata_sample_id sid;
-    uint64_t time = perfdata_record_time(&r->s->file, rec);
+    uint64_t time = perfdata_record_time(r->s->file, rec);
     int32_t pid = -1, tid = -1;
     uint32_t cpu = (uint32_t)-1;
     if (rec->type < 128) { r->type_count[rec->type]++; r->type_bytes[rec->type] += rec->size + rec->extra.n; }
     if (rec->type == PERFDATA_RECORD_SAMPLE) {
         perfdata_sample s;
-        if (perfdata_decode_sample(&r->s->file, rec, &s, NULL) == PERFDATA_OK) {
+        if (perfdata_decode_sample(r->s->file, rec, &s, NULL) == PERFDATA_OK) {
             pid = (int32_t)s.pid; tid = (int32_t)s.tid;
             if (s.sample_type & PERFDATA_SAMPLE_CPU) cpu = s.cpu;
         }
-    } else if (rec->type < 64 && perfdata_decode_sample_id(&r->s->file, rec, &sid, NULL) == PERFDATA_OK &&
+    } else if (rec->type < 64 && perfdata_decode_sample_id(r->s->file, rec, &sid, NULL) == PERFDATA_OK &&
                (sid.sample_type & PERFDATA_SAMPLE_TID)) {
         pid = (int32_t)sid.pid; tid = (int32_t)sid.tid;
         if (sid.sample_type & PERFDATA_SAMPLE_CPU) cpu = sid.cpu;
     }
     if (rec->type == PERFDATA_RECORD_FORK || rec->type == PERFDATA_RECORD_EXIT) {
         perfdata_task k;
-        if (perfdata_decode_task(&r->s->file, rec, &k, NULL) == PERFDATA_OK && k.pid == k.tid) {
+        if (perfdata_decode_task(r->s->file, rec, &k, NULL) == PERFDATA_OK && k.pid == k.tid) {
             proc_row *p = proc_of(r, (int32_t)k.pid);
             if (rec->type == PERFDATA_RECORD_FORK) { p->fork_time = k.time; p->ppid = (int32_t)k.ppid; }
             else p->exit_time = k.time;
@@ -487,21 +487,21 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     if (r->overview) csv_record(r, rec);
     if (rec->type == PERFDATA_RECORD_LOST_SAMPLES) {
         perfdata_lost_samples l;
-        if (perfdata_decode_lost_samples(&r->s->file, rec, &l, NULL) == PERFDATA_OK) r->lost_samples += l.lost;
+        if (perfdata_decode_lost_samples(r->s->file, rec, &l, NULL) == PERFDATA_OK) r->lost_samples += l.lost;
         return;
     }
     if (rec->type != PERFDATA_RECORD_SAMPLE) {
-        pd_state_update(&r->st, &r->s->file, rec);
+        pd_state_update(&r->st, r->s->file, rec);
         pd_sym_record(&r->sym, rec);
         if (rec->type == PERFDATA_RECORD_HEADER_FEATURE) {
             perfdata_header_feature hf;
-            if (perfdata_decode_header_feature(&r->s->file, rec, &hf, NULL) == PERFDATA_OK &&
+            if (perfdata_decode_header_feature(r->s->file, rec, &hf, NULL) == PERFDATA_OK &&
                 hf.feat_id == PERFDATA_FEAT_GROUP_DESC)
                 add_groups(r, hf.data, rec->big_endian);
         }
         return;
     }
-    if (perfdata_decode_sample(&r->s->file, rec, &s, &err) != PERFDATA_OK) {
+    if (perfdata_decode_sample(r->s->file, rec, &s, &err) != PERFDATA_OK) {
         pd_session_skip(r->s, rec, &err);
         return;
     }
@@ -529,7 +529,7 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
                (r->filter.active && !pd_filter_entry(&r->filter, e.comm, e.pid, (int32_t)s.tid, res.dso, res.dso_path, res.sym));
     if (!(s.sample_type & PERFDATA_SAMPLE_READ)) {
         /* perf counts the attr's fixed period for events that do not sample it */
-        e.period = (s.sample_type & PERFDATA_SAMPLE_PERIOD) ? s.period : r->s->file.events[s.event].attr.sample_period;
+        e.period = (s.sample_type & PERFDATA_SAMPLE_PERIOD) ? s.period : r->s->file->events[s.event].attr.sample_period;
         deliver(r, &e);
         return;
     }
@@ -539,7 +539,7 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
        did not grow or the id is no event's (a value read without ids) */
     for (i = 0; i < s.read.nr; i++) {
         perfdata_read_value v = perfdata_read_at(&s.read, i);
-        long ev = (s.read.read_format & PERFDATA_FORMAT_ID) ? perfdata_find_event(&r->s->file, v.id) : -1;
+        long ev = (s.read.read_format & PERFDATA_FORMAT_ID) ? perfdata_find_event(r->s->file, v.id) : -1;
         uint64_t *last;
         if (ev < 0) continue;
         last = read_last(r, v.id);
@@ -660,12 +660,12 @@ static void group_name(report_ctx *r, size_t ev, uint32_t nr, char *buf, size_t 
     size_t at = 0, m;
     char one[256];
     if (nr < 2) {
-        perfdata_event_name(&r->s->file, ev, buf, len);
+        perfdata_event_name(r->s->file, ev, buf, len);
         return;
     }
     at += (size_t)snprintf(buf, len, "%s { ", r->group_name && r->group_name[ev] ? r->group_name[ev] : "anon group");
     for (m = 0; m < nr && ev + m < r->nev && at < len; m++)
-        at += (size_t)snprintf(buf + at, len - at, "%s%s", m ? ", " : "", perfdata_event_name(&r->s->file, ev + m, one, sizeof one));
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", m ? ", " : "", perfdata_event_name(r->s->file, ev + m, one, sizeof one));
     if (at < len) snprintf(buf + at, len - at, " }");
 }
 
@@ -869,7 +869,7 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
         char sym[64], name[256];
         uint64_t total = (size_t)e->event < r->nev ? r->ev_period[e->event] : 0;
         if (e->hidden || !pd_filter_percent(&r->filter, e->period, total)) continue;
-        pd_put_csv(fp, perfdata_event_name(&r->s->file, (size_t)e->event, name, sizeof name));
+        pd_put_csv(fp, perfdata_event_name(r->s->file, (size_t)e->event, name, sizeof name));
         fputc(',', fp);
         if (e->sym) pd_put_csv(fp, e->sym);
         else { snprintf(sym, sizeof sym, "%#llx", (unsigned long long)e->addr); pd_put_csv(fp, sym); }
@@ -962,8 +962,8 @@ int pd_cmd_report(int argc, char **argv) {
     if (!sort) sort = "comm,dso,sym";
     if (parse_sort(&r, sort)) { pd_opts_usage(&pd_report_command, stderr); return PD_EXIT_USAGE; }
     if (r.csv_dir && pd_make_dir(r.csv_dir, "report") != 0) return PD_EXIT_ERROR;
-    if (pd_session_open(&s, path) != 0) return 1;
-    if (pd_filter_prepare(&r.filter, &s.file, "report") != 0) { pd_session_close(&s); return PD_EXIT_ERROR; }
+    if (pd_session_open_flags(&s, path, PERFDATA_READ_ORDERED) != 0) return 1;
+    if (pd_filter_prepare(&r.filter, s.file, "report") != 0) { pd_session_close(&s); return PD_EXIT_ERROR; }
     if (r.csv_dir && !(r.overview = csv_open(r.csv_dir, "overview.csv"))) {
         pd_filter_free(&r.filter);
         pd_session_close(&s);
@@ -971,12 +971,12 @@ int pd_cmd_report(int argc, char **argv) {
     }
     r.s = &s;
     pd_state_init(&r.st);
-    pd_sym_init(&r.sym, &s.file);
+    pd_sym_init(&r.sym, s.file);
     r.sym.kallsyms_path = kallsyms;
     r.sym.search.symfs = symfs;
     r.sym.search.symdir = symdir;
     r.sym.verbose = verbose;
-    r.nev = s.file.cap_events ? s.file.cap_events : 1;
+    r.nev = s.nev_cap;
     r.ev_period = calloc(r.nev, sizeof *r.ev_period);
     r.root = malloc(r.nev * sizeof *r.root);
     if (!r.root) pd_nomem();
@@ -989,8 +989,8 @@ int pd_cmd_report(int argc, char **argv) {
     for (i = 0; i < r.nev; i++) r.leader[i] = -1;
     {
         perfdata_view sec;
-        if (perfdata_feature_section(&s.file, PERFDATA_FEAT_GROUP_DESC, &sec, NULL) == PERFDATA_OK)
-            add_groups(&r, sec, (s.file.flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
+        if (perfdata_feature_section(s.file, PERFDATA_FEAT_GROUP_DESC, &sec, NULL) == PERFDATA_OK)
+            add_groups(&r, sec, (s.file->flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
     }
     if (r.overview) fprintf(r.overview, "time,offset,type,name,pid,tid,cpu\n");
     rc = pd_session_walk_ordered(&s, on_record, &r);
@@ -1013,7 +1013,7 @@ int pd_cmd_report(int argc, char **argv) {
         fprintf(stderr, "perfdata report: %s has no samples%s\n", path, r.filter.active ? " (after the filters)" : "");
     else {
         printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)r.lost_samples);
-        for (ev = 0; ev < s.file.nr_events && ev < r.nev; ev++) {
+        for (ev = 0; ev < s.file->nr_events && ev < r.nev; ev++) {
             uint64_t any = 0;
             size_t m;
             if (r.leader[ev] >= 0 && r.leader[ev] != (long)ev) continue; /* in its leader's table */

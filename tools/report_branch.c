@@ -227,15 +227,15 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     (void)name;
     if (rec->type == PERFDATA_RECORD_LOST_SAMPLES) {
         perfdata_lost_samples l;
-        if (perfdata_decode_lost_samples(&b->s.file, rec, &l, NULL) == PERFDATA_OK) b->lost_samples += l.lost;
+        if (perfdata_decode_lost_samples(b->s.file, rec, &l, NULL) == PERFDATA_OK) b->lost_samples += l.lost;
         return;
     }
     if (rec->type != PERFDATA_RECORD_SAMPLE) {
-        pd_state_update(&b->st, &b->s.file, rec);
+        pd_state_update(&b->st, b->s.file, rec);
         pd_sym_record(&b->sym, rec);
         return;
     }
-    if (perfdata_decode_sample(&b->s.file, rec, &s, &err) != PERFDATA_OK) {
+    if (perfdata_decode_sample(b->s.file, rec, &s, &err) != PERFDATA_OK) {
         pd_session_skip(&b->s, rec, &err);
         return;
     }
@@ -328,7 +328,7 @@ static void print_event(bctx *b, size_t ev, brow **sorted, size_t n) {
     if (shown > 1000) { shown /= 1000; unit = 'M'; }
     if (shown > 1000) { shown /= 1000; unit = 'G'; }
     printf("# Samples: %llu%c of event '%s'\n", (unsigned long long)shown, unit,
-           pd_escaped(buf, sizeof buf, perfdata_event_name(&b->s.file, ev, name, sizeof name)));
+           pd_escaped(buf, sizeof buf, perfdata_event_name(b->s.file, ev, name, sizeof name)));
     printf("# Event count (approx.): %llu\n#\n", (unsigned long long)total);
     printf("# Overhead%s", b->show_samples ? "       Samples" : "");
     for (k = 0; k < b->nkeys; k++) printf("  %-*s", (int)width[b->keys[k]], bkeys[b->keys[k]].title);
@@ -414,13 +414,13 @@ int pd_report_branch(const char *path, int mode, const pd_branch_options *o) {
     if (mode == 0 || (mode < 0 && is_stream(path))) return -1; /* a pipe has no BRANCH_STACK feature */
     memset(&b, 0, sizeof b);
     b.show_samples = o->show_samples;
-    if (pd_session_open(&b.s, path) != 0) return 1;
-    if (!wants_branch_mode(&b.s.file, mode)) {
+    if (pd_session_open_flags(&b.s, path, PERFDATA_READ_ORDERED) != 0) return 1;
+    if (!wants_branch_mode(b.s.file, mode)) {
         pd_session_close(&b.s);
         return -1;
     }
-    for (i = 0; i < b.s.file.nr_events; i++) types |= b.s.file.events[i].attr.sample_type;
-    if (!(types & PERFDATA_SAMPLE_BRANCH_STACK) && !(b.s.file.flags & PERFDATA_FILE_PIPE)) {
+    for (i = 0; i < b.s.file->nr_events; i++) types |= b.s.file->events[i].attr.sample_type;
+    if (!(types & PERFDATA_SAMPLE_BRANCH_STACK) && !(b.s.file->flags & PERFDATA_FILE_PIPE)) {
         fprintf(stderr, "perfdata report: -b given but the profile has no branch stacks (recorded without -b or -j?)\n");
         pd_session_close(&b.s);
         return 1;
@@ -436,12 +436,12 @@ int pd_report_branch(const char *path, int mode, const pd_branch_options *o) {
         return PD_EXIT_USAGE;
     }
     pd_state_init(&b.st);
-    pd_sym_init(&b.sym, &b.s.file);
+    pd_sym_init(&b.sym, b.s.file);
     b.sym.kallsyms_path = kallsyms;
     b.sym.search.symfs = symfs;
     b.sym.search.symdir = symdir;
     b.sym.verbose = verbose;
-    b.nev = b.s.file.cap_events ? b.s.file.cap_events : 1;
+    b.nev = b.s.nev_cap;
     b.ev_count = calloc(b.nev, sizeof *b.ev_count);
     if (!b.ev_count) pd_nomem();
     rc = pd_session_walk_ordered(&b.s, on_record, &b);
@@ -454,7 +454,7 @@ int pd_report_branch(const char *path, int mode, const pd_branch_options *o) {
     qsort(sorted, n, sizeof(brow *), by_overhead);
     printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
     printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)b.lost_samples);
-    for (ev = 0; ev < b.s.file.nr_events && ev < b.nev; ev++)
+    for (ev = 0; ev < b.s.file->nr_events && ev < b.nev; ev++)
         if (b.ev_count[ev]) print_event(&b, ev, sorted, n);
     printf("#\n#\n"); /* perf puts a random tip between these two lines */
     rc = pd_session_finish(&b.s, rc);

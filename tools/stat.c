@@ -45,7 +45,7 @@ static uint64_t touch_sample(const perfdata_sample *s) {
    one sample of each event whose id its read values carry (a group read),
    or of the event of its one value; otherwise for its own event. */
 static void count_sample(stat_ctx *c, const perfdata_sample *s) {
-    const perfdata_file *f = &c->s->file;
+    const perfdata_file *f = c->s->file;
     size_t i;
     if (!(s->sample_type & PERFDATA_SAMPLE_READ)) {
         if ((size_t)s->event < c->nev) c->ev_samples[s->event]++;
@@ -59,7 +59,7 @@ static void count_sample(stat_ctx *c, const perfdata_sample *s) {
 
 static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     stat_ctx *c = (stat_ctx *)ctx;
-    perfdata_file *f = &c->s->file;
+    const perfdata_file *f = c->s->file;
     uint64_t size = rec->size + rec->extra.n;
     (void)name;
     if (rec->type < 128) { c->count[rec->type]++; c->bytes[rec->type] += size; }
@@ -107,7 +107,7 @@ static void print_perf_table(stat_ctx *c) {
     char name[256];
     for (i = 1; i < 83; i++) total += c->count[i];
     printf("\nAggregated stats:%s\n%16s events: %10llu\n",
-           perfdata_has_feature(&c->s->file, PERFDATA_FEAT_AUXTRACE)
+           perfdata_has_feature(c->s->file, PERFDATA_FEAT_AUXTRACE)
                ? " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "",
            "TOTAL", (unsigned long long)total);
     for (i = 1; i < 83; i++) {
@@ -115,9 +115,9 @@ static void print_perf_table(stat_ctx *c) {
         printf("%16s events: %10llu  (%4.1f%%)\n", perfdata_record_name(i), (unsigned long long)c->count[i],
                100.0 * (double)c->count[i] / (double)total);
     }
-    for (e = 0; e < c->s->file.nr_events && e < c->nev; e++) {
+    for (e = 0; e < c->s->file->nr_events && e < c->nev; e++) {
         if (!c->ev_samples[e]) continue;
-        pd_put_str(stdout, perfdata_event_name(&c->s->file, e, name, sizeof name)); /* escaped: a name from the file */
+        pd_put_str(stdout, perfdata_event_name(c->s->file, e, name, sizeof name)); /* escaped: a name from the file */
         printf(" stats:\n");
         if (c->ev_samples[e]) printf("%16s events: %10llu\n", "SAMPLE", (unsigned long long)c->ev_samples[e]);
     }
@@ -192,7 +192,7 @@ int pd_cmd_stat(int argc, char **argv) {
     quiet = args.quiet;
     if (csv && pd_make_dir(csv, "stat") != 0) return PD_EXIT_ERROR;
     if (pd_session_open(&s, path) != 0) return 1;
-    c.nev = s.file.cap_events ? s.file.cap_events : 1;
+    c.nev = s.nev_cap;
     c.ev_samples = calloc(c.nev, sizeof *c.ev_samples);
     c.ev_lost_samples = calloc(c.nev, sizeof *c.ev_lost_samples);
     if (!c.ev_samples || !c.ev_lost_samples) {
