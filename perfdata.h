@@ -1411,6 +1411,7 @@ typedef struct perfdata_reader {
         struct perfdata__block *pinned;       /* where event views are kept */
         void *released;                       /* memory to take back: a list */
         size_t given[4];                      /* bytes given for EVENTS, IDS, QUEUE */
+        void *ids;                            /* the id index given (the file drops it when full) */
         perfdata_error ask;                   /* the NEED_MEMORY asked */
     } priv;
 } perfdata_reader;
@@ -5270,11 +5271,12 @@ PERFDATA_DEF perfdata_status perfdata_reader_give(perfdata_reader *r, perfdata_p
         break;
     }
     case PERFDATA_POOL_IDS: {
-        void *old = f->priv.id_index;
+        void *old = r->priv.ids;
         size_t old_bytes = r->priv.given[PERFDATA_POOL_IDS];
         perfdata_status st = perfdata_set_id_index(f, (perfdata_id_entry *)mem, bytes / sizeof(perfdata_id_entry), err);
         if (st != PERFDATA_OK) return st;
         perfdata__r_release(r, old, old_bytes);
+        r->priv.ids = mem;
         r->priv.given[PERFDATA_POOL_IDS] = bytes;
         r->priv.ids_events = f->nr_events;
         break;
@@ -5318,7 +5320,8 @@ PERFDATA_DEF void perfdata_reader_close(perfdata_reader *r) {
     perfdata__r_release(r, f->events, r->priv.given[PERFDATA_POOL_EVENTS]);
     f->events = 0;
     f->nr_events = f->priv.cap_events = 0;
-    perfdata__r_release(r, f->priv.id_index, r->priv.given[PERFDATA_POOL_IDS]);
+    perfdata__r_release(r, r->priv.ids, r->priv.given[PERFDATA_POOL_IDS]);
+    r->priv.ids = 0;
     f->priv.id_index = 0;
     f->priv.cap_ids = f->priv.nr_ids = 0;
     perfdata__r_release(r, r->priv.o.priv.queue, r->priv.given[PERFDATA_POOL_QUEUE]);
