@@ -54,3 +54,9 @@ valgrind: build/perfdata
 .PHONY: bench
 bench: build/perfdata
 	python3 bench/bench.py
+
+# docs/reference.md, the API reference, is generated from perfdata.h;
+# `make test` fails when it is not current.
+.PHONY: reference
+reference:
+	python3 tests/api_reference.py --write docs/reference.md

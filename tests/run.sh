@@ -113,6 +113,7 @@ count "PERFDATA_NO_ERROR_STRINGS: codes kept, messages empty" sh -c "$CC $WARN -
 count "freestanding object has no undefined symbols (also with PERFDATA_ZSTD)" sh -c "for d in -DPERFDATA_NONE -DPERFDATA_ZSTD; do $CC $WARN -O2 -ffreestanding -nostdlib \$d -I. -c tests/compile_impl.c -o $B/fs.o && test -z \"\$(nm -u $B/fs.o)\" || exit 1; done"
 count "examples compile" sh -c "for e in examples/*.c; do $CC $WARN -I. \$e -o $B/\$(basename \$e .c) || exit 1; done"
 count "README quick start is examples/quickstart.c" python3 tests/check_quickstart.py
+count "API reference is current; tools and examples touch only public fields" python3 tests/api_reference.py --check docs/reference.md
 count "quickstart runs on a fixture" sh -c "$CC $WARN -I. examples/quickstart.c -o $B/quickstart && $B/quickstart tests/data/callchain-fp.data | grep -q '^pid '"
 count "features example names host, kernel and events" sh -c "$CC $WARN -I. examples/features.c -o $B/features && $B/features tests/data/two-events.data | grep -q '^event 1 *page-faults' && $B/features tests/data/pipe.data | grep -q '^host'"
 count "compressed example: as many samples inside the chunks as perf finds" sh -c "$CC $WARN -I. examples/compressed.c -o $B/compressed && for f in tests/data/zstd.data tests/data/pipe-zstd.data; do n=\$(xz -dc \$f.dump.xz | grep -c 'PERF_RECORD_SAMPLE'); $B/compressed \$f | grep -q \", \$n samples\$\" || exit 1; done"

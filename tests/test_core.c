@@ -2922,8 +2922,8 @@ ORDER_TEST(record_event_mapping) {
 
 /* A record too short to hold its id (two events, id found by position)
    is MALFORMED, and the status returned must not depend on whether the
-   caller passes a perfdata_error (a regression test: both once returned
-   UNKNOWN_ID when err was NULL). */
+   caller passes a perfdata_error: without one, too, it is MALFORMED, not
+   UNKNOWN_ID. */
 ORDER_TEST(status_without_err) {
     tevent ev[2];
     wr d;
@@ -3359,8 +3359,8 @@ ORDER_TEST(tool_record_decoders) {
         }
     }
     /* AUXTRACE_ERROR fmt 0: before perf added the time field (5.5), msg[]
-       started where time is now (perf reads it from &e->time). A regression
-       test: the decoder once read a time word for every fmt. */
+       started where time is now (perf reads it from &e->time), so the
+       decoder reads a time word only for fmt 1 and later. */
     if (NEXT(&x, &rec, PERFDATA_RECORD_AUXTRACE_ERROR)) {
         perfdata_auxtrace_error a;
         if (DECODE_OK(perfdata_decode_auxtrace_error(&x.f, &rec, &a, &err), &err)) {

@@ -14,9 +14,6 @@
    and cross-checked against the file's attrs and perf's own header print
    (tests/data/NAME.data.header.txt).
 
-   Checks marked "regression" guard defects this test found and that were
-   fixed in perfdata.h.
-
    Build from the repository root:
      gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -g \
          -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -857,9 +854,9 @@ static void check_event_desc(int big, uint32_t attr_size, const tdesc *d, size_t
         if (own <= attr_size) {
             CHECK_EQ_U64(e.attr.size, d[i].attr.size);
         } else {
-            /* regression: perfdata_attr.size is "as written", also for an
-               EVENT_DESC attr whose own size exceeds the section's attr_size
-               (the decoder once reported attr_size). */
+            /* perfdata_attr.size is "as written", also for an EVENT_DESC
+               attr whose own size exceeds the section's attr_size (not the
+               section's attr_size). */
             if (!CHECK_EQ_U64(e.attr.size, d[i].attr.size))
                 fprintf(stderr, "    EVENT_DESC attr.size %u > attr_size %u is reported as %u\n",
                         (unsigned)d[i].attr.size, (unsigned)attr_size, (unsigned)e.attr.size);
@@ -1067,9 +1064,9 @@ TEST(feat_cpu_topology) {
             ok[1] = c.end_ids ? c.end_ids : c.end_threads; /* 0 would mean "length 0 is valid" */
             CHECK_EQ_U64(sweep_range(&w, dec_cpu_topology, &c, ok, 2, 0, c.end_threads + 1, "sibling lists"), 0);
             if (tails >= 1) {
-                /* regression: a section that ends inside the {core_id,
-                   socket_id} array must be an error, as in perf's
-                   process_cpu_topology (it was once accepted as "no ids"). */
+                /* a section that ends inside the {core_id, socket_id}
+                   array is an error, as in perf's process_cpu_topology,
+                   not a section without ids. */
                 bad = sweep_range(&w, dec_cpu_topology, &c, ok, 2, c.end_threads + 1, c.end_ids, "inside core/socket ids");
                 if (!CHECK_EQ_U64(bad, 0))
                     fprintf(stderr, "    CPU_TOPOLOGY truncated inside the core/socket id tail decodes "
