@@ -1365,8 +1365,6 @@ PERFDATA_API perfdata_status perfdata_inflate_source(void *z, perfdata_file *f, 
 #define PERFDATA_READ_ORDERED 1u    /* records in perf's delivery order */
 #define PERFDATA_READ_RAW_CHUNKS 2u /* yield COMPRESSED chunks, not what is inside */
 
-struct perfdata__block;
-
 typedef struct perfdata_reader {
     struct {                      /* private: do not use */
         perfdata_file file;
