@@ -1,5 +1,23 @@
-/* perfdata.h - v0.1.0 - read Linux perf.data files from a memory buffer.
+/* perfdata.h - v0.2.0 - read Linux perf.data files from a memory buffer.
  * Single header, no allocation, no I/O, no libc: only <stddef.h>/<stdint.h>.
+ *
+ * CONTENTS (each name is a search anchor: "- NAME */" finds its declarations,
+ * then its implementation)
+ *   errors           perfdata_status, perfdata_error, perfdata_pool
+ *   byte views       perfdata_view, perfdata_u64s
+ *   kernel constants record types, sample fields, attr flags, features
+ *   attributes       perfdata_attr, perfdata_event
+ *   file             perfdata_open, features, the id index
+ *   records          perfdata_cursor, perfdata_next_record, event lookup
+ *   time order       perfdata_ordered (perf's delivery order)
+ *   sample           perfdata_decode_sample and its accessors
+ *   kernel record bodies, perf tool record bodies   one decoder per type
+ *   features         perfdata_decode_feat_*
+ *   compressed data  perfdata_inflate (records inside perf record -z chunks)
+ *   reader           perfdata_reader: all of the above in one call, from a
+ *                    whole buffer or pushed pieces
+ *   zstd             the built-in zstd decoder (PERFDATA_ZSTD), a part of
+ *                    its own
  *
  * INSTANTIATE
  *   In exactly one C or C++ file:
@@ -50,14 +68,19 @@
  *                             still works with any decompressor callback.
  *
  * MEMORY
- *   Nothing is allocated. The caller owns:
+ *   Nothing is allocated. perfdata_reader asks for what it needs while it
+ *   reads (PERFDATA_NEED_MEMORY: err.detail the pool, err.needed the bytes)
+ *   and hands it back when done. The layers below it take memory as
+ *   arguments; when it is too small they return PERFDATA_NEED_MEMORY the
+ *   same way, and the call can be made again after growing it.
+ *   The caller owns:
  *   - the file bytes (read-only; never written, may be unaligned, may be flash);
  *   - perfdata_file and perfdata_cursor (plain structs, put them anywhere);
  *   - an array of perfdata_event, one per event (attr) in the file. How many a
  *     buffer needs: perfdata_count_events(). perfdata_open() fails with
- *     PERFDATA_ERR_NO_SPACE and err.needed = the count when it is too small.
+ *     PERFDATA_NEED_MEMORY (err.needed in bytes) when it is too small.
  *     In pipe mode the events arrive as records while iterating; a record that
- *     does not fit gives PERFDATA_ERR_NO_SPACE from perfdata_next_record().
+ *     does not fit gives PERFDATA_NEED_MEMORY from perfdata_next_record().
  *   - for compressed data (perf record -z): perfdata_inflate's output buffer,
  *     sized by perfdata_inflate_measure() from the COMPRESSED feature (one
  *     chunk's records plus a partial one), and for the built-in decoder a
@@ -74,7 +97,7 @@
  * ERRORS
  *   Every fallible call returns a perfdata_status (PERFDATA_OK is 0) and fills
  *   an optional perfdata_error: the code, the file offset of the fault, the
- *   record type or feature id involved, the size needed (for NO_SPACE) and a
+ *   record type or feature id involved, the bytes needed (NEED_MEMORY) and a
  *   static message. Codes are stable. A record whose framing is sane but whose
  *   body is malformed gives an error from its decoder; iteration goes on. A
  *   record size below 8, or one running past the end, ends iteration with an
@@ -145,9 +168,9 @@
 #include <stdint.h>
 
 #define PERFDATA_VERSION_MAJOR 0
-#define PERFDATA_VERSION_MINOR 1
+#define PERFDATA_VERSION_MINOR 2
 #define PERFDATA_VERSION_PATCH 0
-#define PERFDATA_VERSION_STRING "0.1.0"
+#define PERFDATA_VERSION_STRING "0.2.0"
 
 #ifndef PERFDATA_API
 #ifdef PERFDATA_STATIC
@@ -174,7 +197,7 @@ extern "C" {
     X(ERR_TRUNCATED, 2, "truncated: the data ends inside a structure")        \
     X(ERR_MALFORMED, 3, "malformed")                                          \
     X(ERR_UNSUPPORTED, 4, "unsupported format version")                       \
-    X(ERR_NO_SPACE, 5, "caller-supplied storage is too small")                \
+    X(ERR_NO_SPACE, 5, "a fixed-size output is too small")                   \
     X(ERR_BAD_ARGUMENT, 6, "bad argument")                                    \
     X(ERR_UNKNOWN_ID, 7, "the record's id matches no event")                 \
     X(ERR_LIMIT, 8, "a limit on the work an input may cause was reached")   \
@@ -652,8 +675,8 @@ PERFDATA_API long perfdata_record_event(const perfdata_file *f, const perfdata_r
    the end. The queue lives in caller memory: perfdata_ordered_window_hint()
    gives a size that suffices for files whose records are at most one round
    out of order (perf's own assumption); if a round needs more,
-   perfdata_ordered_next() fails with PERFDATA_ERR_NO_SPACE (err.needed = the
-   size now needed), nothing is lost, and after perfdata_ordered_grow() the
+   perfdata_ordered_next() returns PERFDATA_NEED_MEMORY (err.needed = the
+   bytes now needed), nothing is lost, and after perfdata_ordered_grow() the
    same call can be made again. An error that ends the cursor (a cut file's
    ERR_TRUNCATED) is returned after the queued records have been released. */
 /* Where a layer takes its records from, instead of perfdata_next_record()
@@ -1192,15 +1215,16 @@ PERFDATA_API const char *perfdata_feature_name(unsigned feature);
 
    A chunk that cannot be decompressed is returned with PERFDATA_ERR_MALFORMED
    (the record is valid, iteration can go on). Broken records inside a chunk
-   end the chunk stream without an error status: `failed` and `error` say so.
-   Either way later chunks are yielded undecoded.
+   end the chunk stream: the next call returns that error once, with
+   rec->type 0 (perfdata_inflate_status() keeps saying it). Either way later
+   chunks are yielded undecoded.
 
    Lifetime: records from inside a chunk point into the buffer. By default the
    buffer is reused for every chunk, so they stay valid until the next chunk
    record is returned. With `keep` set each chunk's output is appended
    instead, so every record stays valid (as perfdata_ordered needs, see
    perfdata_inflate_source); when the rest of the buffer cannot take another
-   chunk, perfdata_inflate_next() fails with PERFDATA_ERR_NO_SPACE (err.needed
+   chunk, perfdata_inflate_next() returns PERFDATA_NEED_MEMORY (err.needed
    = bytes for a new buffer), nothing is lost, and after
    perfdata_inflate_set_buffer() with a fresh buffer the same call can be made
    again. The same holds for what perfdata_file keeps from such records: an
@@ -1290,7 +1314,7 @@ PERFDATA_API perfdata_status perfdata_inflate_set_buffer(perfdata_inflate *z, vo
                                                          perfdata_error *err);
 /* keep mode: 0 while the buffer can take another chunk, else the size of
    the fresh buffer perfdata_inflate_set_buffer() needs (calling this first
-   avoids NO_SPACE, e.g. from inside perfdata_ordered_next()). */
+   avoids NEED_MEMORY, e.g. from inside perfdata_ordered_next()). */
 PERFDATA_API size_t perfdata_inflate_room_needed(const perfdata_inflate *z);
 /* 0: no bound. Call after perfdata_inflate_init(). */
 PERFDATA_API void perfdata_inflate_set_max_ratio(perfdata_inflate *z, uint32_t max_ratio);
