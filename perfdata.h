@@ -1,8 +1,8 @@
 /* perfdata.h - v0.2.0 - read Linux perf.data files from a memory buffer.
  * Single header, no allocation, no I/O, no libc: only <stddef.h>/<stdint.h>.
  *
- * CONTENTS (each name is a search anchor: "- NAME */" finds its declarations,
- * then its implementation)
+ * CONTENTS (each name is a search anchor: search for "- NAME" followed by
+ * the end of a comment to find its declarations, then its implementation)
  *   errors           perfdata_status, perfdata_error, perfdata_pool
  *   byte views       perfdata_view, perfdata_u64s
  *   kernel constants record types, sample fields, attr flags, features
