@@ -35,6 +35,7 @@ static void take_back(pd_session *s) {
     size_t n;
     while ((p = perfdata_reader_take_back(&s->reader, &n)) != NULL) {
         s->given -= n;
+        if (p == s->zstd_mem) { s->zstd_mem = NULL; s->zstd_given = 0; }
         free(p);
     }
 }
@@ -66,7 +67,7 @@ static int give(pd_session *s, const perfdata_error *err) {
         return 0;
     }
     if ((pool == PERFDATA_POOL_QUEUE || pool == PERFDATA_POOL_BUFFER) && s->ordered && pd_limit.queue_bytes &&
-        s->given + n > pd_limit.queue_bytes && s->given > 0) {
+        s->given - s->zstd_given + n > pd_limit.queue_bytes && s->given > s->zstd_given) {
         if (!s->said_bound)
             fprintf(stderr, "perfdata: %s: putting the records in time order took more than --queue-size (%llu MiB): "
                             "queued records are released early, as perf does when its queue is full; a record that "
@@ -82,6 +83,7 @@ static int give(pd_session *s, const perfdata_error *err) {
         return -1;
     }
     s->given += n;
+    if (pool == PERFDATA_POOL_ZSTD) { s->zstd_mem = p; s->zstd_given = n; } /* not the queue's: outside --queue-size */
     return 0;
 }
 

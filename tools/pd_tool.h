@@ -23,6 +23,8 @@ typedef struct pd_session {
     int ordered;                     /* the walk is in time order */
     size_t nev_cap;                  /* events the input may have: per-event tables */
     size_t given;                    /* bytes given to the reader */
+    void *zstd_mem;                  /* of which the zstd decoder's */
+    size_t zstd_given;
     int said_bound, said_zstd, said_chunks;
     uint64_t records;               /* records given to the command so far */
     uint64_t skipped;               /* records it could not use (pd_session_skip) */
