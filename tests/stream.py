@@ -31,11 +31,12 @@ saved to a file.
     64 MB (10^6 bytes, as tests/contract.py counts), it must exit as the
     same command on the saved file does, with the same output (dump's by
     SHA-1 and length) and stderr. The file is deleted afterwards. Sources:
-    (i)  live: `perf record -o - -a -g -F 19999` on a load of two
-         deep-stack spinners (call chains ~100 frames deep, a program
-         compiled here) and a loop of short-lived processes, stopped with
-         SIGINT once 1 GiB has come; skipped, with the reason, when perf,
-         a C compiler or `perf record -o - -a` is not usable here;
+    (i)  live: `perf record -o - -a -g -F 29999` on a load of a
+         deep-stack spinner per CPU (call chains 105-120 frames deep, a
+         program compiled here) and a loop of short-lived processes,
+         stopped with SIGINT once 1 GiB has come (~1 minute here);
+         skipped, with the reason, when perf, a C compiler or
+         `perf record -o - -a true` is not usable here;
     (ii) synthetic, always: tests/data/sys-pipe.data.xz (a system-wide -g
          profile in pipe mode) with its header, attrs, features and
          synthesized records (up to FINISHED_INIT) once, then its recorded
@@ -44,10 +45,12 @@ saved to a file.
          rounds would be. Checked first on 3 repetitions: dump must show
          each repetition's records with the times moved as intended, stat
          must count 3 times the samples.
-    A child whose RSS passes 3 GiB is killed (the machine is shared), and
-    one that runs for 10 minutes. The tools run under a small program that
-    reports their ru_maxrss: a child of Python would inherit Python's own
-    peak as its floor.
+    The pipes are given 1 MiB buffers here. A child whose RSS passes 3 GiB
+    is killed (the machine is shared), and one that runs for 10 minutes.
+    The tools run under a small program that reports their ru_maxrss: a
+    child of Python would inherit Python's own peak RSS as its floor.
+    Part (c) takes 2.5 to 4 minutes on 2 busy cores with tools that read
+    standard input whole.
 
 Prints one FAIL line per failed check, the time each part took, and ends
 with "N passed, N failed[, N skipped]"; exit status 1 on any failure.
@@ -541,7 +544,8 @@ class Child:
 
 def fan_out(tool, pieces, save):
     """Sends the byte pieces to every BIG_COMMANDS child's stdin and to the
-    file save; returns (children, bytes sent, seconds)."""
+    file save; returns (children, bytes sent, (seconds until the last byte
+    was sent, seconds until every child had ended))."""
     kids = [Child(tool, args) for args in BIG_COMMANDS]
     total, t0, last_check = 0, time.monotonic(), 0
     with open(save, 'wb') as f:
@@ -554,11 +558,14 @@ def fan_out(tool, pieces, save):
                 last_check = total
                 for k in kids:
                     k.rss_check()
-    return [k.finish() for k in kids], total, time.monotonic() - t0
+    sent = time.monotonic() - t0
+    kids = [k.finish() for k in kids]
+    return kids, total, (sent, time.monotonic() - t0)
 
 
 def judge(tool, alias, source, kids, total, seconds, save, want_rc0):
-    print(f'(c) {source}: {total / GIB:.2f} GiB streamed in {seconds:.1f} s', flush=True)
+    print(f'(c) {source}: {total / GIB:.2f} GiB sent in {seconds[0]:.1f} s, every reader done in {seconds[1]:.1f} s',
+          flush=True)
     check(f'(c) {source}: the stream is at least 1 GiB', total >= GIB, f'{total} bytes')
     for k in kids:
         name = f'(c) {source}: {k.args[0]} -'
@@ -574,7 +581,6 @@ def judge(tool, alias, source, kids, total, seconds, save, want_rc0):
             check(f'{name}: the saved file reads cleanly', f.result[0] == 0 and not f.result[2],
                   f'exit {f.result[0]}, {short(f.result[2])}')
         compare(name, f.result, k.result, save, alias)
-    os.unlink(save)
 
 
 def synthetic_parts(source):
@@ -658,8 +664,13 @@ def part_c_synthetic(tool, work, alias):
     os.unlink(small)
     reps = -(-(GIB - len(prefix)) // len(body))
     save = os.path.join(work, 'synthetic.data')
-    kids, total, seconds = fan_out(tool, repeat(prefix, body, offsets, shift, reps), save)
-    judge(tool, alias, f'synthetic stream ({reps} repetitions of sys-pipe.data\'s records)', kids, total, seconds, save, True)
+    try:
+        kids, total, seconds = fan_out(tool, repeat(prefix, body, offsets, shift, reps), save)
+        judge(tool, alias, f'synthetic stream ({reps} repetitions of sys-pipe.data\'s records)', kids, total, seconds,
+              save, True)
+    finally:
+        if os.path.exists(save):
+            os.unlink(save)
 
 
 DEEP_C = r'''
@@ -740,6 +751,10 @@ def part_c_live(tool, work, alias):
     save = os.path.join(work, 'live.data')
     try:
         kids, total, seconds = fan_out(tool, pieces(), save)
+    except BaseException:
+        if os.path.exists(save):
+            os.unlink(save)
+        raise
     finally:
         try:
             os.killpg(perf.pid, signal.SIGKILL)
@@ -750,7 +765,11 @@ def part_c_live(tool, work, alias):
     if state['stopped'] != 'size':
         print(f'(c) live: perf stopped after {total} bytes ({state["stopped"] or "by itself"}): '
               f'{short(b"".join(perf_err), 300)}', flush=True)
-    judge(tool, alias, 'live perf record -a -g stream', kids, total, seconds, save, False)
+    try:
+        judge(tool, alias, 'live perf record -a -g stream', kids, total, seconds, save, False)
+    finally:
+        if os.path.exists(save):
+            os.unlink(save)
 
 
 def main():
