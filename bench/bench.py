@@ -10,7 +10,14 @@ Inputs (recorded here with perf if missing; sizes are targets):
   bench/data/zstd.data       perf record -z -a -g -F 19999               (BENCH_MB / 20)
 each under a gzip load on every core, stopped by --max-size.
 The inputs live in bench/data unless BENCH_DATA names another directory.
-Usage: bench.py [--runs N] [--mb MB] [--no-perf] [--perf-runs N]
+
+--before BINARY (or BENCH_BEFORE=BINARY, e.g. `make bench
+BENCH_BEFORE=/path/to/perfdata-0.1.0`) also times another perfdata, an
+older build, on the same inputs in the same run, its runs alternating with
+the current build's, and adds its time and peak RSS and the ratios
+after/before (below 1: the current build is faster or smaller).
+
+Usage: bench.py [--runs N] [--mb MB] [--no-perf] [--perf-runs N] [--before BINARY] [--results FILE]
 """
 import argparse
 import datetime
@@ -29,19 +36,71 @@ ROOT = os.path.dirname(HERE)
 DATA = os.environ.get('BENCH_DATA') or os.path.join(HERE, 'data')  # where inputs are recorded
 PERFDATA = os.path.join(ROOT, 'build', 'perfdata')
 WALK = os.path.join(ROOT, 'build', 'bench-walk')
+SPAWN = os.path.join(ROOT, 'build', 'bench-spawn')
+# A child of this script starts with the script's own peak RSS as its
+# ru_maxrss (it is started by vfork or fork, and exec keeps the larger of
+# the old and new address spaces' high-water marks): ~15 MiB that would
+# hide any smaller peak. Each command runs under this small program
+# instead, which times it and reports its ru_maxrss from a child of its own.
+SPAWN_C = r'''
+/* bench-spawn OUT CMD ARGS...: run CMD (stdin, stdout, stderr inherited),
+   write "STATUS MAXRSS_KB SECONDS" of it to OUT; exit as CMD did. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    int status;
+    struct rusage ru;
+    struct timespec t0, t1;
+    pid_t pid;
+    FILE *f;
+    if (argc < 3) return 125;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid = fork();
+    if (pid < 0) return 125;
+    if (pid == 0) { execvp(argv[2], argv + 2); _exit(127); }
+    while (wait4(pid, &status, 0, &ru) < 0)
+        if (errno != EINTR) return 125;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!(f = fopen(argv[1], "w")) || fprintf(f, "%d %ld %.9f\n", status, ru.ru_maxrss,
+        (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9) < 0 || fclose(f) != 0) return 125;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+'''
+
+
+def build_spawn():
+    with open(SPAWN + '.c', 'w') as f:
+        f.write(SPAWN_C)
+    subprocess.run(['cc', '-O2', '-o', SPAWN, SPAWN + '.c'], check=True)
 
 
 def run_once(cmd):
-    """(seconds, peak RSS in KiB) of one run, output discarded."""
-    t = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, ru = os.wait4(p.pid, 0)
-    return time.monotonic() - t, ru.ru_maxrss, status
+    """(seconds, peak RSS in KiB, wait status) of one run, output discarded."""
+    out = SPAWN + '.out'
+    subprocess.run([SPAWN, out] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    status, rss, seconds = open(out).read().split()
+    return float(seconds), int(rss), int(status)
 
 
 def measure(cmd, runs):
     results = [run_once(cmd) for _ in range(runs)]
     return statistics.median(r[0] for r in results), max(r[1] for r in results), results[0][2]
+
+
+def measure_pair(cmd, other, runs):
+    """measure() of both commands, their runs alternating, so that a
+    machine that gets busier or quieter meanwhile affects both alike."""
+    a, b = [], []
+    for _ in range(runs):
+        a.append(run_once(cmd))
+        b.append(run_once(other))
+    return tuple((statistics.median(r[0] for r in x), max(r[1] for r in x), x[0][2]) for x in (a, b))
 
 
 def record(path, mb, args):
@@ -75,9 +134,9 @@ def count_records(path):
     return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
 
 
-def stat_samples(path):
+def stat_samples(path, perfdata=PERFDATA):
     """The SAMPLE count `perfdata stat` decoded (its Aggregated stats line)."""
-    out = subprocess.run([PERFDATA, 'stat', path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    out = subprocess.run([perfdata, 'stat', path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
     m = re.search(r'^\s*SAMPLE events:\s*(\d+)', out, re.M)
     return int(m.group(1)) if m else 0
 
@@ -122,7 +181,17 @@ def main():
     ap.add_argument('--mb', type=int, default=int(os.environ.get('BENCH_MB', '500')))
     ap.add_argument('--no-perf', action='store_true', help='skip the perf commands (slow)')
     ap.add_argument('--perf-runs', type=int, default=3, help='runs of each perf command (they are slow)')
+    ap.add_argument('--before', default=os.environ.get('BENCH_BEFORE') or None,
+                    help='another perfdata binary (an older build) to time on the same inputs')
+    ap.add_argument('--results', default=os.path.join(HERE, 'RESULTS.md'), help='where to write the results')
     a = ap.parse_args()
+    if a.before:
+        a.before = os.path.abspath(a.before)
+        if subprocess.run([a.before, 'version'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+            print(f'--before {a.before}: `{a.before} version` fails', file=sys.stderr)
+            return 2
+    os.makedirs(os.path.dirname(SPAWN), exist_ok=True)
+    build_spawn()
     with_zstd = build_walk()
     have_perf = shutil.which('perf') and not a.no_perf
     inputs = [('system-g.data', a.mb, ['-a', '-g', '-F', '19999']),
@@ -141,6 +210,10 @@ def main():
         if decoded != nsamples:  # nothing that skips data may post a time
             print(f'{name}: perfdata stat decoded {decoded} samples, the floor walk counted {nsamples}',
                   file=sys.stderr)
+        before_decoded = stat_samples(path, a.before) if a.before else nsamples
+        if before_decoded != nsamples:
+            print(f'{name}: {a.before} stat decoded {before_decoded} samples, the floor walk counted {nsamples}',
+                  file=sys.stderr)
         for cmd in (['cat', path], [PERFDATA, 'stat', path]):  # warm the cache
             subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         pairs = [('raw record walk (floor)', [WALK, path], None),
@@ -150,12 +223,18 @@ def main():
                  ('perfdata collapse', [PERFDATA, 'collapse', path], ['perf', 'script', '-i', path])]
         floor = None
         for label, ours, theirs in pairs:
-            t, rss, _ = measure(ours, a.runs)
+            if a.before and ours[0] == PERFDATA:
+                (t, rss, _), (bt, brss, _) = measure_pair(ours, [a.before] + ours[1:], a.runs)
+            else:
+                (t, rss, _), bt = measure(ours, a.runs), None
             if floor is None:
                 floor = t
             row = {'input': name, 'size': size, 'records': nrec, 'what': label, 'time': t, 'rss': rss,
                    'vs_floor': t / floor if floor else 0, 'samples_ok': decoded == nsamples,
-                   'zstd_floor': with_zstd}
+                   'before_samples_ok': before_decoded == nsamples, 'zstd_floor': with_zstd}
+            if bt is not None:
+                row.update(before=bt, before_rss=brss, time_ratio=t / bt if bt else 0,
+                           rss_ratio_before=rss / brss if brss else 0)
             if theirs and have_perf:
                 pt, prss, _ = measure(theirs, max(1, min(a.runs, a.perf_runs)))
                 row.update(perf=pt, perf_rss=prss, speedup=pt / t if t else 0, rss_ratio=prss / rss if rss else 0)
@@ -165,24 +244,43 @@ def main():
 
 
 def write_results(rows, zrows, a):
+    head = '| input | size | records | command | time | MB/s | records/s | peak RSS | x floor | perf | perf RSS | perf / ours | perf RSS / ours |'
+    rule = '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|'
+    if a.before:
+        head += ' before | before RSS | after / before | RSS after / before |'
+        rule += '---:|---:|---:|---:|'
     lines = ['# Benchmark results', '',
              f'Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; '
-             f'{datetime.date.today().isoformat()}. Warm page cache; median of {a.runs} runs '
-             f'(perf: of {a.perf_runs}). Regenerate with `make bench` (BENCH_MB sets the input size, BENCH_DATA where the inputs are).', '',
-             '| input | size | records | command | time | MB/s | records/s | peak RSS | x floor | perf | perf RSS | perf / ours | perf RSS / ours |',
-             '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
+             f'{datetime.date.today().isoformat()}. Warm page cache; median of {a.runs} runs (perf: of {a.perf_runs}); '
+             'peak RSS the largest of the runs, each the command\'s own ru_maxrss, taken by a small spawner '
+             '(a child of Python would start from Python\'s). Regenerate with `make bench` (BENCH_MB sets the input size, BENCH_DATA where the inputs are'
+             ', BENCH_BEFORE an older perfdata to compare with).', '']
+    if a.before:
+        version = subprocess.run([a.before, 'version'], stdout=subprocess.PIPE, text=True).stdout.strip()
+        lines += [f'"before" is `{os.path.basename(a.before)}` ({version}), timed in the same run on the same inputs, its '
+                  'runs alternating with the current build\'s; after / before below 1 means the current build is faster '
+                  '(or smaller).', '']
+    lines += [head, rule]
     for r in rows:
         mbs = r['size'] / (1 << 20) / r['time'] if r['time'] else 0
         rps = r['records'] / r['time'] if r['time'] else 0
         perf = f"{r['perf']:.2f} s | {r['perf_rss'] // 1024} MiB | {r['speedup']:.1f}x | {r['rss_ratio']:.1f}x" \
             if 'perf' in r else ' | | | '
-        lines.append(f"| {r['input']} | {r['size'] >> 20} MiB | {r['records']} | {r['what']} | {r['time']:.3f} s | "
-                     f"{mbs:.0f} | {rps / 1e6:.2f} M | {r['rss'] // 1024} MiB | {r['vs_floor']:.1f} | {perf} |")
+        line = (f"| {r['input']} | {r['size'] >> 20} MiB | {r['records']} | {r['what']} | {r['time']:.3f} s | "
+                f"{mbs:.0f} | {rps / 1e6:.2f} M | {r['rss'] // 1024} MiB | {r['vs_floor']:.1f} | {perf} |")
+        if a.before:
+            line += (f" {r['before']:.3f} s | {r['before_rss'] // 1024} MiB | {r['time_ratio']:.2f} | "
+                     f"{r['rss_ratio_before']:.2f} |" if 'before' in r else '  |  |  |  |')
+        lines.append(line)
     bad = sorted({r['input'] for r in rows if not r['samples_ok']})
     lines += ['', 'Sample counts: ' + ('`perfdata stat` decoded as many samples as the floor walk counted on every input'
                                         if not bad else 'MISMATCH on ' + ', '.join(bad)) +
               ('; the -z floor decompresses with libzstd and walks the records inside.' if rows and rows[0]['zstd_floor']
                else '; libzstd-dev was not installed, so the -z floor did not decompress.')]
+    if a.before:
+        bad = sorted({r['input'] for r in rows if not r['before_samples_ok']})
+        lines[-1] += (' The "before" build decoded as many too.' if not bad
+                      else ' The "before" build decoded a different count on ' + ', '.join(bad) + '.')
     if zrows:
         lines += ['', '## zstd decoder', '',
                   'The header\'s decoder (`bench/unzstd.c`, streaming into a 1 MiB buffer) against `zstd -d -c >/dev/null` '
@@ -191,7 +289,7 @@ def write_results(rows, zrows, a):
         for level, n, ours, theirs in zrows:
             lines.append(f'| {level} | {n >> 20} MiB | {n / (1 << 20) / ours:.0f} MB/s | {n / (1 << 20) / theirs:.0f} MB/s | '
                          f'{theirs / ours:.2f} |')
-    open(os.path.join(HERE, 'RESULTS.md'), 'w').write('\n'.join(lines) + '\n')
+    open(a.results, 'w').write('\n'.join(lines) + '\n')
 
 
 if __name__ == '__main__':

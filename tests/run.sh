@@ -81,6 +81,7 @@ fi
 
 count "crafted worst cases for the process state and hashes: 10 s, 1 s of CPU, 256 MB each (release build)" python3 tests/state_limits.py build/perfdata
 count "resource contract: every command on worst-case inputs of <= 1 MB within 10 s and 256 MB (release build)" python3 tests/contract.py build/perfdata
+count "streaming: CMD - as the stream arrives, equal to the saved file, first record before the writer ends, <= 64 MB on a 1 GiB stream (release build)" python3 tests/stream.py build/perfdata build/test/stream
 count "every tests/hostile input through every command (ASan build)" python3 tests/hostile_run.py build/asan/perfdata build/perfdata
 
 count "info on hostile feature sections: tests/hostile/info-*, and 1 MB inputs against time and output (ASan build)" python3 tests/hostile_info.py build/asan/perfdata
