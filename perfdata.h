@@ -4993,10 +4993,13 @@ PERFDATA__PRIVATE int perfdata__r_fill_stage(perfdata_reader *r, perfdata_status
             d = PERFDATA__BLOCK_DATA(b);
         }
         if (!avail) {
-            if (r->priv.input_ended) {
-                *st = perfdata__fail(err, PERFDATA_ERR_TRUNCATED, r->priv.stage_offset + r->priv.stage_len, 0,
-                                     PERFDATA__MSG("the stream ends inside a record"));
-                if (err) err->needed = want - r->priv.stage_len;
+            if (r->priv.input_ended) { /* cut inside a record: said as for the same bytes given whole */
+                perfdata_record t;
+                perfdata__r_cursor(r, d, r->priv.stage_len, r->priv.stage_offset, 0);
+                *st = perfdata_next_record(&r->priv.file, &r->priv.cur, &t, err);
+                if (*st == PERFDATA_OK || *st == PERFDATA_END) /* cannot be: the bytes are short */
+                    *st = perfdata__fail(err, PERFDATA_ERR_TRUNCATED, r->priv.stage_offset, 0,
+                                         PERFDATA__MSG("the stream ends inside a record"));
                 *st = perfdata__r_final(r, *st, err);
             } else {
                 *st = perfdata__fail(err, PERFDATA_NEED_INPUT, 0, 0, 0);
