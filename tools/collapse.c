@@ -339,35 +339,47 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     else if (keep_sample(c, rec, &s)) on_sample(c, rec, &s);
 }
 
-typedef struct folded { char *text; uint64_t count; } folded;
+/* A stack read as its text, "outer;...;inner", a character at a time:
+   stacks are sorted by their text without building it (the texts of every
+   stack at once would take as much memory as the output). */
+typedef struct joined { const stack_count *e; size_t frame; const unsigned char *p; } joined;
 
-static int by_text(const void *a, const void *b) {
-    return strcmp(((const folded *)a)->text, ((const folded *)b)->text);
+static int joined_next(joined *j) {
+    for (;;) {
+        if (j->frame >= j->e->n) return -1; /* the end: before any character, as strcmp's NUL */
+        if (!j->p) j->p = (const unsigned char *)j->e->frames[j->frame];
+        if (*j->p) return *j->p++;
+        j->p = NULL;
+        if (++j->frame < j->e->n) return ';';
+    }
+}
+
+static int by_text(const void *pa, const void *pb) {
+    joined a, b;
+    a.e = *(const stack_count *const *)pa; a.frame = 0; a.p = NULL;
+    b.e = *(const stack_count *const *)pb; b.frame = 0; b.p = NULL;
+    for (;;) {
+        int ca = joined_next(&a), cb = joined_next(&b);
+        if (ca != cb) return ca < cb ? -1 : 1;
+        if (ca < 0) return 0;
+    }
 }
 
 /* "root;outer;...;inner count" per stack, sorted by text. */
 static void print_stacks(collapse_ctx *c) {
-    folded *v = alloc(c->n ? c->n : 1, sizeof *v);
+    const stack_count **v = alloc(c->n ? c->n : 1, sizeof *v);
     size_t i, j, n = 0;
-    for (i = 0; i < c->cap; i++) {
-        const stack_count *e = &c->table[i];
-        size_t len = 0, pos = 0;
-        if (!e->frames) continue;
-        for (j = 0; j < e->n; j++) len += strlen(e->frames[j]) + 1;
-        v[n].text = alloc(len + 1, 1);
-        for (j = 0; j < e->n; j++) {
-            size_t k = strlen(e->frames[j]);
-            if (j) v[n].text[pos++] = ';';
-            memcpy(v[n].text + pos, e->frames[j], k);
-            pos += k;
-        }
-        v[n].text[pos] = 0;
-        v[n++].count = e->count;
-    }
+    for (i = 0; i < c->cap; i++)
+        if (c->table[i].frames) v[n++] = &c->table[i];
     qsort(v, n, sizeof *v, by_text);
-    for (i = 0; i < n; i++)
-        if (pd_filter_percent(&c->filter, v[i].count, c->total)) printf("%s %llu\n", v[i].text, (unsigned long long)v[i].count);
-    for (i = 0; i < n; i++) free(v[i].text);
+    for (i = 0; i < n; i++) {
+        if (!pd_filter_percent(&c->filter, v[i]->count, c->total)) continue;
+        for (j = 0; j < v[i]->n; j++) {
+            if (j) putchar(';');
+            fputs(v[i]->frames[j], stdout);
+        }
+        printf(" %llu\n", (unsigned long long)v[i]->count);
+    }
     free(v);
 }
 

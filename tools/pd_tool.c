@@ -49,10 +49,11 @@ static int give(pd_session *s, const perfdata_error *err) {
     if ((uint64_t)n != err->needed) n = (size_t)-1;
     if (pool == PERFDATA_POOL_QUEUE || pool == PERFDATA_POOL_EVENTS || pool == PERFDATA_POOL_IDS)
         n = n < 4096 ? 4096 : (n > (size_t)-1 / 2 ? n : n * 2);
-    if (pool == PERFDATA_POOL_EVENTS && s->stream && n / sizeof(perfdata_event) > PD_STREAM_EVENTS)
+    if (pool == PERFDATA_POOL_EVENTS && (s->file->flags & PERFDATA_FILE_PIPE) &&
+        n / sizeof(perfdata_event) > PD_STREAM_EVENTS)
         n = PD_STREAM_EVENTS * sizeof(perfdata_event);
     if (pool == PERFDATA_POOL_EVENTS && err->needed > n) {
-        fprintf(stderr, "perfdata: %s: more than %d events in the stream; the records stop there\n", s->path,
+        fprintf(stderr, "perfdata: %s: more than %d events in the pipe; the records stop there\n", s->path,
                 PD_STREAM_EVENTS);
         perfdata_reader_give(&s->reader, (perfdata_pool)pool, NULL, 0, NULL);
         return 0;
@@ -121,8 +122,7 @@ static int session_start(pd_session *s, const char *path) {
     }
     f = s->file;
     /* the commands size their per-event tables before the walk */
-    if (s->stream) nev = PD_STREAM_EVENTS;
-    else if (f->flags & PERFDATA_FILE_PIPE) perfdata_count_events(s->input.main.data, s->input.main.size, &nev, NULL);
+    if (f->flags & PERFDATA_FILE_PIPE) nev = PD_STREAM_EVENTS; /* known as they come: counting reads it all */
     else nev = f->nr_events;
     s->nev_cap = nev ? nev : 1;
     if (f->flags & PERFDATA_FILE_DATA_SIZE_ZERO) {
