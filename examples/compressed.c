@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
     }
     perfdata_inflate_measure(&f, NULL, &sizes, NULL);
     if (sizes.compressed &&
-        (perfdata_zstd_window_buffer_size(sizes.first_chunk.p, sizes.first_chunk.n, &window_size) != 0 ||
+        (perfdata_zstd_window_buffer_size(sizes.first_chunk.p, sizes.first_chunk.n, &window_size, NULL) != PERFDATA_OK ||
          window_size > sizeof window || sizes.buffer > sizeof chunk_out)) {
         fprintf(stderr, "needs a %zu-byte window and a %llu-byte buffer\n", window_size,
                 (unsigned long long)sizes.buffer);

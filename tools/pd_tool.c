@@ -228,7 +228,7 @@ static void inflate_begin(pd_session *s, perfdata_cursor *c) {
     int keep = z->keep;
     if (!z->sizes.compressed) perfdata_inflate_measure(&s->file, c, &z->sizes, NULL);
     if (z->sizes.compressed && !s->no_decompress && !z->zstd &&
-        perfdata_zstd_window_buffer_size(z->sizes.first_chunk.p, z->sizes.first_chunk.n, &win) == 0 && win &&
+        perfdata_zstd_window_buffer_size(z->sizes.first_chunk.p, z->sizes.first_chunk.n, &win, NULL) == PERFDATA_OK && win &&
         win <= PD_ZSTD_WINDOW_LIMIT) {
         z->zstd = malloc(sizeof(perfdata_zstd_dctx));
         z->window = malloc(win);
