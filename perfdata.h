@@ -1364,13 +1364,13 @@ enum {
     PERFDATA_ZSTD_E_HEADER = -3,           /* ERR_MALFORMED */
     PERFDATA_ZSTD_E_DICTIONARY = -4,       /* ERR_UNSUPPORTED */
     PERFDATA_ZSTD_E_WINDOW_TOO_LARGE = -5, /* ERR_LIMIT: above PERFDATA_ZSTD_WINDOW_SIZE_MAX or the window buffer */
-    PERFDATA_ZSTD_E_BLOCK = -6,            /* ERR_MALFORMED */
+    PERFDATA_ZSTD_E_BLOCK = -6,            /* ERR_MALFORMED: reserved type, or larger than Block_Maximum_Size */
     PERFDATA_ZSTD_E_LITERALS = -7,         /* ERR_MALFORMED */
     PERFDATA_ZSTD_E_HUFFMAN = -8,          /* ERR_MALFORMED */
     PERFDATA_ZSTD_E_FSE = -9,              /* ERR_MALFORMED */
     PERFDATA_ZSTD_E_SEQUENCES = -10,       /* ERR_MALFORMED */
     PERFDATA_ZSTD_E_OFFSET = -11,          /* ERR_MALFORMED */
-    PERFDATA_ZSTD_E_DST_TOO_SMALL = -12,   /* ERR_NO_SPACE */
+    PERFDATA_ZSTD_E_DST_TOO_SMALL = -12,   /* ERR_NO_SPACE: one shot only */
     PERFDATA_ZSTD_E_CHECKSUM = -13,        /* ERR_MALFORMED */
     PERFDATA_ZSTD_E_TRUNCATED = -14,       /* ERR_TRUNCATED */
     PERFDATA_ZSTD_E_CONTENT_SIZE = -15,    /* ERR_MALFORMED */
@@ -1485,9 +1485,11 @@ PERFDATA_API void perfdata_zstd_dctx_init(perfdata_zstd_dctx *ctx, void *window,
                             the context is fine;
      an error               sticky: every later call returns the same
                             status and err, until perfdata_zstd_dctx_init.
-   err (may be NULL) gets the status returned, detail 0 unless an error. A
-   stream cut inside a frame is never an error here: after its last byte
-   the call returns PERFDATA_NEED_INPUT, and the caller knows no more
+   err (may be NULL) gets the status returned, detail 0 unless an error.
+   PERFDATA_ERR_NO_SPACE is never an error here (the window always has room
+   for a block: one that decodes to more than Block_Maximum_Size is
+   E_BLOCK). A stream cut inside a frame is no error either: after its last
+   byte the call returns PERFDATA_NEED_INPUT, and the caller knows no more
    comes. */
 PERFDATA_API perfdata_status perfdata_zstd_decompress_stream(perfdata_zstd_dctx *ctx, const void *in, size_t in_size,
                                                              size_t *in_consumed, void *out, size_t out_cap,
@@ -5254,7 +5256,11 @@ static int perfdata__z_block(perfdata_zstd__state *c, unsigned type, uint32_t bs
         if (n < bsize) return PERFDATA_ZSTD_E_TRUNCATED;
         r = perfdata__z_literals(c, s, bsize, &lit, &litn, &used);
         if (r) return r;
-        return perfdata__z_sequences(c, s + used, bsize - used, lit, litn, base, lo, pos, cap, produced);
+        r = perfdata__z_sequences(c, s + used, bsize - used, lit, litn, base, lo, pos, cap, produced);
+        /* out of room with Block_Maximum_Size to fill: the block is too
+           large, not the destination too small */
+        if (r == PERFDATA_ZSTD_E_DST_TOO_SMALL && cap - pos == c->block_max) r = PERFDATA_ZSTD_E_BLOCK;
+        return r;
     }
 }
 

@@ -410,6 +410,7 @@ static void expect_data(const char *what, const unsigned char *b, size_t n, cons
 #define CRAFTED_SEQ(of, ml, bh, ...) {0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00, bh, 0x00, 0x00, 0x08, 'a', 0x01, 0x54, 0x01, of, ml, __VA_ARGS__}
 static const unsigned char seq_aaaa[] = CRAFTED_SEQ(0x00, 0x00, 0x45, 0x01);        /* offset 1, length 3: "aaaa" */
 static const unsigned char seq_far[] = CRAFTED_SEQ(0x05, 0x00, 0x45, 0x20);         /* offset 29: before the frame */
+static const unsigned char seq_long[] = CRAFTED_SEQ(0x00, 0x34, 0x55, 0x00, 0x00, 0x01); /* length 65539 > 1 KiB block */
 /* raw block, single segment, content size 3, "abc" */
 static const unsigned char raw_abc[] = {0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x03, 0x19, 0x00, 0x00, 'a', 'b', 'c'};
 /* the same with a content checksum: XXH64("abc") = 0x44BC2CF5AD770999 */
@@ -513,10 +514,13 @@ static void unit_stream(void) {
     st = perfdata_zstd_decompress_stream(&c, NULL, 3, &used, out, sizeof out, &wr, &err);
     check(st == PERFDATA_ERR_BAD_ARGUMENT && err.detail == PERFDATA_ZSTD_E_PARAM, "stream", "NULL input");
 
-    /* perfdata_zstd_chunk: out full is NO_SPACE */
+    /* perfdata_zstd_chunk: out full is NO_SPACE, a broken frame MALFORMED */
     perfdata_zstd_dctx_init(&c, win, sizeof win, 0);
     check(perfdata_zstd_chunk(&c, seq_aaaa, sizeof seq_aaaa, out, 2, &got) == PERFDATA_ERR_NO_SPACE && got == 2, "chunk",
           "output full");
+    perfdata_zstd_dctx_init(&c, win, sizeof win, 0);
+    check(perfdata_zstd_chunk(&c, seq_long, sizeof seq_long, out, sizeof out, &got) == PERFDATA_ERR_MALFORMED, "chunk",
+          "a block decoding past 128 KiB or its window is MALFORMED, not NO_SPACE");
 }
 
 static void unit_frame_info(void) {
@@ -620,6 +624,8 @@ static int mode_unit(void) {
         /* sequences made by hand */
         expect_data("one sequence in RLE mode", seq_aaaa, sizeof seq_aaaa, "aaaa", 4);
         expect_error("offset before the frame", seq_far, sizeof seq_far, PERFDATA_ERR_MALFORMED, PERFDATA_ZSTD_E_OFFSET, 6);
+        expect_error("a match past Block_Maximum_Size", seq_long, sizeof seq_long, PERFDATA_ERR_MALFORMED,
+                     PERFDATA_ZSTD_E_BLOCK, 6);
     }
     {
         /* compressed block: raw literals "ab", 1 sequence predefined modes with offset beyond history */
