@@ -5209,8 +5209,9 @@ static int perfdata__z_sequences(perfdata_zstd__state *c, const uint8_t *s, size
             /* into the ring's previous lap (streaming, after a wrap); the
                source lies a lap minus off ahead of op, more than 32 bytes */
             size_t back = off - (size_t)(op - hstart), part;
-            const uint8_t *from = base + c->ext_end - back;
+            const uint8_t *from;
             if (back > c->ext_n) return PERFDATA_ZSTD_E_OFFSET;
+            from = base + c->ext_end - back;
             part = ml < back ? ml : back;
             perfdata__z_copy(op, from, part);
             op += part;
