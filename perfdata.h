@@ -1298,8 +1298,8 @@ PERFDATA_API perfdata_status perfdata_inflate_source(void *z, perfdata_file *f, 
    an error, never a read or write out of bounds. Frames that need a
    dictionary are refused (perf never writes them).
 
-   Contents (the implementation, at the end of the file, has the same
-   banners, "zstd: ..."):
+   Contents (search for the banners "zstd: ..."; the implementation, at the
+   end of the file, opens with a contents list of its own):
      zstd: limits and flags   PERFDATA_ZSTD_BLOCK_SIZE_MAX, _WINDOW_SIZE_MAX, _F_SKIP_CHECKSUM
      zstd: errors             statuses and PERFDATA_ZSTD_E_* details, perfdata_zstd_error_name
      zstd: frame headers      perfdata_zstd_get_frame_info, perfdata_zstd_window_buffer_size
@@ -1354,8 +1354,9 @@ PERFDATA_API perfdata_status perfdata_inflate_source(void *z, perfdata_file *f, 
                  first byte given to the context since perfdata_zstd_dctx_init
                  (streaming). A fault inside a block is reported at the
                  block's header. 0 for E_PARAM and E_WORKSPACE;
-     err.needed  E_TRUNCATED: the bytes missing from the frame header,
-                 block or checksum that runs past the end; E_WINDOW_TOO_LARGE
+     err.needed  E_TRUNCATED: the bytes missing from the frame header (at
+                 least: its size is known from its fifth byte on), block or
+                 checksum that runs past the end; E_WINDOW_TOO_LARGE
                  when only the window buffer is too small: the buffer size the
                  frame needs; else 0. */
 enum {
@@ -4542,7 +4543,7 @@ PERFDATA_DEF perfdata_status perfdata_inflate_source(void *user, perfdata_file *
 /* ======================================================================= */
 /* The implementation of the declarations under the same banner above:
    compiled only with PERFDATA_ZSTD, it uses nothing from the rest of the
-   header but perfdata__fail (errors). Internally every step returns an int:
+   header but the error helpers perfdata__fail and perfdata__ok. Internally every step returns an int:
    0, a positive PERFDATA__Z_* progress code, or a negative PERFDATA_ZSTD_E_*
    detail; the public functions turn those into a perfdata_status at their
    boundary (perfdata__z_fail), once per call, never per block.
@@ -4576,16 +4577,43 @@ PERFDATA_DEF perfdata_status perfdata_inflate_source(void *user, perfdata_file *
 
 /* status and text of each detail, indexed by -detail (0: none) */
 static const unsigned char perfdata__z_status[17] = {
-    PERFDATA_OK,            PERFDATA_ERR_BAD_ARGUMENT, PERFDATA_ERR_MALFORMED, PERFDATA_ERR_MALFORMED,
-    PERFDATA_ERR_UNSUPPORTED, PERFDATA_ERR_LIMIT,      PERFDATA_ERR_MALFORMED, PERFDATA_ERR_MALFORMED,
-    PERFDATA_ERR_MALFORMED, PERFDATA_ERR_MALFORMED,    PERFDATA_ERR_MALFORMED, PERFDATA_ERR_MALFORMED,
-    PERFDATA_ERR_NO_SPACE,  PERFDATA_ERR_MALFORMED,    PERFDATA_ERR_TRUNCATED, PERFDATA_ERR_MALFORMED,
-    PERFDATA_ERR_BAD_ARGUMENT};
+    PERFDATA_OK,
+    PERFDATA_ERR_BAD_ARGUMENT, /* E_PARAM */
+    PERFDATA_ERR_MALFORMED,    /* E_BAD_MAGIC */
+    PERFDATA_ERR_MALFORMED,    /* E_HEADER */
+    PERFDATA_ERR_UNSUPPORTED,  /* E_DICTIONARY */
+    PERFDATA_ERR_LIMIT,        /* E_WINDOW_TOO_LARGE */
+    PERFDATA_ERR_MALFORMED,    /* E_BLOCK */
+    PERFDATA_ERR_MALFORMED,    /* E_LITERALS */
+    PERFDATA_ERR_MALFORMED,    /* E_HUFFMAN */
+    PERFDATA_ERR_MALFORMED,    /* E_FSE */
+    PERFDATA_ERR_MALFORMED,    /* E_SEQUENCES */
+    PERFDATA_ERR_MALFORMED,    /* E_OFFSET */
+    PERFDATA_ERR_NO_SPACE,     /* E_DST_TOO_SMALL */
+    PERFDATA_ERR_MALFORMED,    /* E_CHECKSUM */
+    PERFDATA_ERR_TRUNCATED,    /* E_TRUNCATED */
+    PERFDATA_ERR_MALFORMED,    /* E_CONTENT_SIZE */
+    PERFDATA_ERR_BAD_ARGUMENT  /* E_WORKSPACE */
+};
 static const char *const perfdata__z_text[17] = {
-    "ok", "bad parameter", "unknown frame magic", "bad frame header", "dictionary required (unsupported)",
-    "window too large", "bad block", "bad literals section", "bad huffman data", "bad FSE table", "bad sequences",
-    "offset out of range", "destination too small", "checksum mismatch", "truncated input", "content size mismatch",
-    "workspace too small"};
+    "ok",
+    "bad parameter",
+    "unknown frame magic",
+    "bad frame header",
+    "dictionary required (unsupported)",
+    "window too large",
+    "bad block",
+    "bad literals section",
+    "bad huffman data",
+    "bad FSE table",
+    "bad sequences",
+    "offset out of range",
+    "destination too small",
+    "checksum mismatch",
+    "truncated input",
+    "content size mismatch",
+    "workspace too small"
+};
 
 PERFDATA_DEF const char *perfdata_zstd_error_name(int detail) {
     return detail <= 0 && detail >= -16 ? perfdata__z_text[-detail] : "unknown";
