@@ -5347,19 +5347,23 @@ static int perfdata__z_frame_info(const uint8_t *s, size_t n, perfdata_zstd_fram
     return 0;
 }
 
+/* perfdata__z_frame_info's result as a status: OK, NEED_INPUT (err.needed
+   = the header bytes missing) or an error. */
+static perfdata_status perfdata__z_frame_status(perfdata_error *err, int r, size_t want, size_t src_size) {
+    perfdata_status st;
+    if (r != PERFDATA__Z_NEED_INPUT) return r ? perfdata__z_fail(err, r, 0, 0) : perfdata__ok(err);
+    st = perfdata__fail(err, PERFDATA_NEED_INPUT, 0, 0, 0);
+    if (err) err->needed = want - src_size;
+    return st;
+}
+
 PERFDATA_DEF perfdata_status perfdata_zstd_get_frame_info(const void *src, size_t src_size,
                                                           perfdata_zstd_frame_info *info, perfdata_error *err) {
     size_t want = 0;
     int r;
     if (!src || !info) return perfdata__z_fail(err, PERFDATA_ZSTD_E_PARAM, 0, 0);
     r = perfdata__z_frame_info((const uint8_t *)src, src_size, info, &want);
-    if (r == PERFDATA__Z_NEED_INPUT) {
-        perfdata_status st = perfdata__fail(err, PERFDATA_NEED_INPUT, 0, 0, 0);
-        if (err) err->needed = want - src_size;
-        return st;
-    }
-    if (r) return perfdata__z_fail(err, r, 0, 0);
-    return perfdata__ok(err);
+    return perfdata__z_frame_status(err, r, want, src_size);
 }
 
 /* Whether the decoder takes a window of w bytes (its ring, w * 2 at most,
@@ -5377,14 +5381,16 @@ static size_t perfdata__z_win_need(uint64_t w) {
 PERFDATA_DEF perfdata_status perfdata_zstd_window_buffer_size(const void *src, size_t src_size, size_t *needed,
                                                               perfdata_error *err) {
     perfdata_zstd_frame_info fi;
-    perfdata_status st;
-    if (!needed) return perfdata__z_fail(err, PERFDATA_ZSTD_E_PARAM, 0, 0);
+    size_t want = 0;
+    int r;
+    if (!src || !needed) return perfdata__z_fail(err, PERFDATA_ZSTD_E_PARAM, 0, 0);
     *needed = 0;
-    st = perfdata_zstd_get_frame_info(src, src_size, &fi, err);
-    if (st != PERFDATA_OK || fi.skippable) return st;
+    r = perfdata__z_frame_info((const uint8_t *)src, src_size, &fi, &want);
+    if (r) return perfdata__z_frame_status(err, r, want, src_size);
+    if (fi.skippable) return perfdata__ok(err);
     if (!perfdata__z_window_ok(fi.window_size)) return perfdata__z_fail(err, PERFDATA_ZSTD_E_WINDOW_TOO_LARGE, 0, 0);
     *needed = perfdata__z_win_need(fi.window_size);
-    return st;
+    return perfdata__ok(err);
 }
 
 /* Validate a parsed frame header and reset per-frame state. */
