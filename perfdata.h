@@ -62,8 +62,10 @@
  *   PERFDATA_NO_ERROR_STRINGS (in the implementing file) drop the message
  *                             texts; perfdata_error.message is then "".
  *   PERFDATA_ZSTD             (before every include) add the built-in zstd
- *                             decoder (perfdata_zstd_*), for `perf record -z`
- *                             files (examples/compressed.c). Without it the
+ *                             decoder (perfdata_zstd_*, the part "zstd:"
+ *                             after the compressed data declarations, usable
+ *                             on its own), for `perf record -z` files
+ *                             (examples/compressed.c). Without it the
  *                             header has no zstd code; perfdata_inflate
  *                             still works with any decompressor callback.
  *
@@ -84,8 +86,13 @@
  *   - for compressed data (perf record -z): perfdata_inflate's output buffer,
  *     sized by perfdata_inflate_measure() from the COMPRESSED feature (one
  *     chunk's records plus a partial one), and for the built-in decoder a
- *     perfdata_zstd_dctx (~280 KiB) and a window of
- *     perfdata_zstd_window_buffer_size() bytes (from the first chunk).
+ *     perfdata_zstd_dctx (~280 KiB) and a window buffer of the size
+ *     perfdata_zstd_window_buffer_size(first_chunk.p, first_chunk.n, &size,
+ *     &err) gives: the first frame's window plus up to 128 KiB and 32 bytes
+ *     (windows up to PERFDATA_ZSTD_WINDOW_SIZE_MAX). A later frame whose
+ *     window does not fit fails with PERFDATA_ERR_LIMIT, err.needed = the
+ *     size it needs. The one-shot perfdata_zstd_decompress() needs no window
+ *     buffer, only a workspace of PERFDATA_ZSTD_WORKSPACE_SIZE bytes.
  *   - optionally an id index (perfdata_id_entry[]) that makes "which event does
  *     this record belong to" a binary search instead of a scan over every id:
  *     perfdata_id_index_needed() says how many entries; perfdata_set_id_index()
@@ -1481,59 +1488,102 @@ PERFDATA_API int perfdata_reader_expands(const perfdata_reader *r, const perfdat
    behind it. */
 PERFDATA_API uint64_t perfdata_reader_position(const perfdata_reader *r, uint32_t *stream);
 
-/* ------------------------------------------------------------------- zstd */
-/* An allocation-free zstd decoder (RFC 8878; frames without dictionaries),
-   compiled only when PERFDATA_ZSTD is defined before every include.
-   No libc, every read bounds-checked, hostile frames give an error.
+/* ======================================================================= */
+/* zstd: a self-contained zstd decoder (RFC 8878)                           */
+/* ======================================================================= */
+/* Compiled only when PERFDATA_ZSTD is defined before every include; without
+   it the header has no zstd code. Usable without the rest of the header: it
+   turns zstd bytes into bytes and knows nothing of perf.data. What it shares
+   is the error vocabulary (perfdata_status and perfdata_error, ERRORS at the
+   top), and perfdata_zstd_chunk plugs it into perfdata_inflate.
+   Allocation-free, no libc, every read bounds-checked; a hostile frame gives
+   an error, never a read or write out of bounds. Frames that need a
+   dictionary are refused (perf never writes them).
+
+   Contents (search for the banners "zstd: ..."; the implementation, at the
+   end of the file, opens with a contents list of its own):
+     zstd: limits and flags   PERFDATA_ZSTD_BLOCK_SIZE_MAX, _WINDOW_SIZE_MAX, _F_SKIP_CHECKSUM
+     zstd: errors             statuses and PERFDATA_ZSTD_E_* details, perfdata_zstd_error_name
+     zstd: frame headers      perfdata_zstd_get_frame_info, perfdata_zstd_window_buffer_size
+     zstd: decoder state      perfdata_zstd_dctx (opaque), PERFDATA_ZSTD_WORKSPACE_SIZE
+     zstd: one shot           perfdata_zstd_decompress
+     zstd: streaming          perfdata_zstd_dctx_init, perfdata_zstd_decompress_stream
+     zstd: perf.data chunks   perfdata_zstd_chunk
+     zstd: XXH64              perfdata_zstd_xxh64
 
    For perf.data: a perfdata_zstd_dctx (about 280 KiB, put it anywhere) with
-   a window of perfdata_zstd_window_buffer_size() bytes of the first chunk,
-   then perfdata_zstd_chunk as perfdata_inflate's decompressor:
+   a window buffer of perfdata_zstd_window_buffer_size() bytes for the first
+   chunk, then perfdata_zstd_chunk as perfdata_inflate's decompressor:
 
        perfdata_inflate_measure(&f, NULL, &sizes, &err);
-       perfdata_zstd_window_buffer_size(sizes.first_chunk.p, sizes.first_chunk.n, &win_size);
+       perfdata_zstd_window_buffer_size(sizes.first_chunk.p, sizes.first_chunk.n, &win_size, &err);
        perfdata_zstd_dctx_init(&dctx, window, win_size, 0);
        perfdata_inflate_init(&z, &cursor, &sizes, out, sizes.buffer, perfdata_zstd_chunk, &dctx);
 
-   Standalone use: perfdata_zstd_decompress() decodes a whole buffer (any
-   number of zstd and skippable frames) in one call, with a workspace of
+   Standalone: perfdata_zstd_decompress() decodes a whole buffer (any number
+   of zstd and skippable frames) in one call, with a workspace of
    PERFDATA_ZSTD_WORKSPACE_SIZE bytes; perfdata_zstd_decompress_stream()
-   takes input in pieces of any size, later blocks referring to data decoded
-   by earlier calls within the frame's window. */
+   takes input in pieces of any size and gives output in pieces of any size,
+   later blocks referring to data decoded by earlier calls within the
+   frame's window. */
 #ifdef PERFDATA_ZSTD
 
+/* ------------------------------------------------- zstd: limits and flags */
 #define PERFDATA_ZSTD_BLOCK_SIZE_MAX 131072u
 /* Largest Window_Size accepted (frames asking for more are rejected). */
 #define PERFDATA_ZSTD_WINDOW_SIZE_MAX ((uint64_t)1 << 31)
 #define PERFDATA_ZSTD_CONTENT_SIZE_UNKNOWN (~(uint64_t)0)
 
-/* flags for perfdata_zstd_dctx_init / perfdata_zstd_decompress_flags */
+/* flags of perfdata_zstd_dctx_init and perfdata_zstd_decompress */
 #define PERFDATA_ZSTD_F_SKIP_CHECKSUM 1u /* do not compute/verify XXH64 content checksums */
 
+/* ----------------------------------------------------------- zstd: errors */
+/* Every call that can fail returns a perfdata_status and fills the optional
+   perfdata_error as the rest of the header does. A decoding error gives:
+     err.code    the status: PERFDATA_ERR_MALFORMED (the data breaks RFC
+                 8878), PERFDATA_ERR_TRUNCATED (one shot: the input ends
+                 inside a frame), PERFDATA_ERR_NO_SPACE (one shot: dst is too
+                 small), PERFDATA_ERR_LIMIT (a window larger than
+                 PERFDATA_ZSTD_WINDOW_SIZE_MAX or than the window buffer),
+                 PERFDATA_ERR_UNSUPPORTED (a dictionary is needed) or
+                 PERFDATA_ERR_BAD_ARGUMENT (NULL pointers, workspace too
+                 small);
+     err.detail  the PERFDATA_ZSTD_E_* code below, which says what was wrong;
+     err.message its text (perfdata_zstd_error_name(err.detail));
+     err.offset  where the fault was found: the offset of the frame header,
+                 block header or checksum being decoded, counted from src
+                 (one shot; perfdata_zstd_get_frame_info: 0) or from the
+                 first byte given to the context since perfdata_zstd_dctx_init
+                 (streaming). A fault inside a block is reported at the
+                 block's header. 0 for E_PARAM and E_WORKSPACE;
+     err.needed  E_TRUNCATED: the bytes missing from the frame header (at
+                 least: its size is known from its fifth byte on), block or
+                 checksum that runs past the end; E_WINDOW_TOO_LARGE
+                 when only the window buffer is too small: the buffer size the
+                 frame needs; else 0. */
 enum {
-    /* statuses (>= 0) of perfdata_zstd_decompress_stream */
-    PERFDATA_ZSTD_OK = 0,          /* all input consumed, all output delivered, at a frame boundary */
-    PERFDATA_ZSTD_NEED_INPUT = 1,  /* all input consumed (possibly staged), frame not finished */
-    PERFDATA_ZSTD_OUTPUT_FULL = 2, /* out is full; call again with more room (input may remain) */
-    /* errors (< 0); sticky on a streaming context */
-    PERFDATA_ZSTD_E_PARAM = -1,
-    PERFDATA_ZSTD_E_BAD_MAGIC = -2,
-    PERFDATA_ZSTD_E_HEADER = -3,
-    PERFDATA_ZSTD_E_DICTIONARY = -4,
-    PERFDATA_ZSTD_E_WINDOW_TOO_LARGE = -5, /* above PERFDATA_ZSTD_WINDOW_SIZE_MAX or the window buffer */
-    PERFDATA_ZSTD_E_BLOCK = -6,
-    PERFDATA_ZSTD_E_LITERALS = -7,
-    PERFDATA_ZSTD_E_HUFFMAN = -8,
-    PERFDATA_ZSTD_E_FSE = -9,
-    PERFDATA_ZSTD_E_SEQUENCES = -10,
-    PERFDATA_ZSTD_E_OFFSET = -11,
-    PERFDATA_ZSTD_E_DST_TOO_SMALL = -12,
-    PERFDATA_ZSTD_E_CHECKSUM = -13,
-    PERFDATA_ZSTD_E_TRUNCATED = -14,
-    PERFDATA_ZSTD_E_CONTENT_SIZE = -15,
-    PERFDATA_ZSTD_E_WORKSPACE = -16
+    PERFDATA_ZSTD_E_PARAM = -1,            /* ERR_BAD_ARGUMENT */
+    PERFDATA_ZSTD_E_BAD_MAGIC = -2,        /* ERR_MALFORMED */
+    PERFDATA_ZSTD_E_HEADER = -3,           /* ERR_MALFORMED */
+    PERFDATA_ZSTD_E_DICTIONARY = -4,       /* ERR_UNSUPPORTED */
+    PERFDATA_ZSTD_E_WINDOW_TOO_LARGE = -5, /* ERR_LIMIT: above PERFDATA_ZSTD_WINDOW_SIZE_MAX or the window buffer */
+    PERFDATA_ZSTD_E_BLOCK = -6,            /* ERR_MALFORMED: reserved type, or larger than Block_Maximum_Size */
+    PERFDATA_ZSTD_E_LITERALS = -7,         /* ERR_MALFORMED */
+    PERFDATA_ZSTD_E_HUFFMAN = -8,          /* ERR_MALFORMED */
+    PERFDATA_ZSTD_E_FSE = -9,              /* ERR_MALFORMED */
+    PERFDATA_ZSTD_E_SEQUENCES = -10,       /* ERR_MALFORMED */
+    PERFDATA_ZSTD_E_OFFSET = -11,          /* ERR_MALFORMED */
+    PERFDATA_ZSTD_E_DST_TOO_SMALL = -12,   /* ERR_NO_SPACE: one shot only */
+    PERFDATA_ZSTD_E_CHECKSUM = -13,        /* ERR_MALFORMED */
+    PERFDATA_ZSTD_E_TRUNCATED = -14,       /* ERR_TRUNCATED */
+    PERFDATA_ZSTD_E_CONTENT_SIZE = -15,    /* ERR_MALFORMED */
+    PERFDATA_ZSTD_E_WORKSPACE = -16        /* ERR_BAD_ARGUMENT */
 };
 
+/* The text of a PERFDATA_ZSTD_E_* detail ("ok" for 0), never NULL. */
+PERFDATA_API const char *perfdata_zstd_error_name(int detail);
+
+/* ---------------------------------------------------- zstd: frame headers */
 typedef struct perfdata_zstd_frame_info {
     uint64_t content_size; /* PERFDATA_ZSTD_CONTENT_SIZE_UNKNOWN if absent; skippable: payload size */
     uint64_t window_size;
@@ -1544,13 +1594,38 @@ typedef struct perfdata_zstd_frame_info {
     int skippable;
 } perfdata_zstd_frame_info;
 
-/* internal table types (public only so the context has a fixed size) */
-typedef struct { uint16_t next; uint8_t nbits; uint8_t xbits; uint32_t base; } perfdata_zstd__seq_entry;
-typedef struct { uint8_t sym; uint8_t nbits; } perfdata_zstd__huf_entry;
-typedef struct { uint64_t v[4]; uint64_t total; uint8_t mem[32]; uint32_t memsize; } perfdata_zstd__xxh64;
+/* Parse the header of the frame starting at src. PERFDATA_OK, or
+   PERFDATA_NEED_INPUT when src_size is too short to hold the header
+   (err.needed = how many more bytes at least), or an error. */
+PERFDATA_API perfdata_status perfdata_zstd_get_frame_info(const void *src, size_t src_size,
+                                                          perfdata_zstd_frame_info *info, perfdata_error *err);
 
-typedef struct perfdata_zstd_dctx {
-    int error;     /* sticky error (< 0) or 0 */
+/* The window buffer the streaming decoder needs for the frame starting at
+   src: Window_Size + min(Window_Size, 128 KiB) + 32; 0 for a skippable
+   frame. Any larger buffer works too. PERFDATA_NEED_INPUT as
+   perfdata_zstd_get_frame_info; PERFDATA_ERR_LIMIT (E_WINDOW_TOO_LARGE) when
+   the window is above PERFDATA_ZSTD_WINDOW_SIZE_MAX or twice it does not fit
+   in a size_t. The buffer is a ring: when the free space after the decode
+   position drops below one block, decoding continues at the front and
+   matches reach back into the bytes before the wrap, so no byte is moved
+   whatever the size. */
+PERFDATA_API perfdata_status perfdata_zstd_window_buffer_size(const void *src, size_t src_size, size_t *needed,
+                                                              perfdata_error *err);
+
+/* ---------------------------------------------------- zstd: decoder state */
+/* Private: the types below exist only so that perfdata_zstd_dctx has a
+   size the caller can reserve. Their fields, and everything in
+   perfdata_zstd_dctx.priv, may change in any release; a caller uses
+   perfdata_zstd_dctx only through perfdata_zstd_dctx_init and
+   perfdata_zstd_decompress_stream (or hands it to perfdata_zstd_chunk). */
+typedef struct perfdata_zstd__seq_entry { uint16_t next; uint8_t nbits; uint8_t xbits; uint32_t base; } perfdata_zstd__seq_entry;
+typedef struct perfdata_zstd__huf_entry { uint8_t sym; uint8_t nbits; } perfdata_zstd__huf_entry;
+typedef struct perfdata_zstd__xxh64 { uint64_t v[4]; uint64_t total; uint8_t mem[32]; uint32_t memsize; } perfdata_zstd__xxh64;
+
+typedef struct perfdata_zstd__state {
+    int error;     /* sticky error detail (< 0) or 0 */
+    uint64_t error_offset, error_needed; /* its err.offset and err.needed */
+    uint64_t in_total;  /* bytes consumed since perfdata_zstd_dctx_init */
     unsigned flags;
     int state;
     int has_checksum;
@@ -1570,43 +1645,69 @@ typedef struct perfdata_zstd_dctx {
     perfdata_zstd__huf_entry huf[2048];
     uint8_t lit[PERFDATA_ZSTD_BLOCK_SIZE_MAX + 32];
     uint8_t stage[PERFDATA_ZSTD_BLOCK_SIZE_MAX + 32];
+} perfdata_zstd__state;
+
+/* A streaming decoder: about 280 KiB, put it anywhere (static, stack of a
+   thread with room, heap). Opaque. */
+typedef struct perfdata_zstd_dctx {
+    perfdata_zstd__state priv; /* private: never read or written by callers */
 } perfdata_zstd_dctx;
 
+/* The workspace perfdata_zstd_decompress needs (any alignment). */
 #define PERFDATA_ZSTD_WORKSPACE_SIZE (sizeof(perfdata_zstd_dctx) + 16)
 
-/* Parse the header of the frame starting at src. Returns PERFDATA_ZSTD_OK,
- * PERFDATA_ZSTD_NEED_INPUT if src_size is too short, or an error. */
-PERFDATA_API int perfdata_zstd_get_frame_info(const void *src, size_t src_size, perfdata_zstd_frame_info *info);
+/* --------------------------------------------------------- zstd: one shot */
+/* Decode all of src (any number of zstd and skippable frames, each
+   complete) into dst. PERFDATA_OK with *out_size = the decoded size, or an
+   error (see zstd: errors), with *out_size = the bytes of the blocks decoded
+   before the fault. flags: PERFDATA_ZSTD_F_*, or 0. out_size and err may be
+   NULL. */
+PERFDATA_API perfdata_status perfdata_zstd_decompress(void *dst, size_t dst_cap, const void *src, size_t src_size,
+                                                      void *workspace, size_t ws_size, unsigned flags,
+                                                      size_t *out_size, perfdata_error *err);
 
-/* Minimum window buffer size the streaming decoder needs for the frame
- * starting at src: Window_Size + min(Window_Size, 128 KiB) + 32; 0 for a
- * skippable frame. Any larger buffer works too. The buffer is a ring: when
- * the free space after the decode position drops below one block, decoding
- * continues at the front and matches reach back into the bytes before the
- * wrap, so no byte is moved whatever the size. */
-PERFDATA_API int perfdata_zstd_window_buffer_size(const void *src, size_t src_size, size_t *needed);
-
-/* Streaming. window may be reused across frames; a frame whose window does not
- * fit in window_cap fails with PERFDATA_ZSTD_E_WINDOW_TOO_LARGE. */
+/* -------------------------------------------------------- zstd: streaming */
+/* window: the buffer of the frames' windows, reused from frame to frame
+   (perfdata_zstd_window_buffer_size; may be NULL if every frame is
+   skippable). A frame whose window does not fit in window_cap fails with
+   PERFDATA_ERR_LIMIT (E_WINDOW_TOO_LARGE, err.needed = the size it needs).
+   flags: PERFDATA_ZSTD_F_*, or 0. Also resets a context after an error. */
 PERFDATA_API void perfdata_zstd_dctx_init(perfdata_zstd_dctx *ctx, void *window, size_t window_cap, unsigned flags);
-PERFDATA_API int perfdata_zstd_decompress_stream(perfdata_zstd_dctx *ctx, const void *in, size_t in_size, size_t *in_consumed,
-                              void *out, size_t out_cap, size_t *out_written);
 
-/* One shot: returns decompressed size (>= 0) or an error (< 0). */
-PERFDATA_API int64_t perfdata_zstd_decompress(void *dst, size_t dst_cap, const void *src, size_t src_size,
-                           void *workspace, size_t ws_size);
-PERFDATA_API int64_t perfdata_zstd_decompress_flags(void *dst, size_t dst_cap, const void *src, size_t src_size,
-                                 void *workspace, size_t ws_size, unsigned flags);
+/* Decode from in[0..in_size) into out[0..out_cap): *in_consumed and
+   *out_written say how much was taken and given (either may be NULL).
+   Input that cannot be decoded yet (a unit split across calls) is staged
+   in the context and counts as consumed. Returns
+     PERFDATA_OK            all input consumed, all output delivered, at a
+                            frame boundary (the end of a stream, or more
+                            frames may follow);
+     PERFDATA_NEED_INPUT    all input consumed, all output so far delivered,
+                            the frame not finished: call again with more;
+     PERFDATA_ERR_NO_SPACE  out is full: call again with more room (the
+                            rest of in, or in_size 0); nothing is lost and
+                            the context is fine;
+     an error               sticky: every later call returns the same
+                            status and err, until perfdata_zstd_dctx_init.
+   err (may be NULL) gets the status returned, detail 0 unless an error.
+   PERFDATA_ERR_NO_SPACE is never an error here (the window always has room
+   for a block: one that decodes to more than Block_Maximum_Size is
+   E_BLOCK). A stream cut inside a frame is no error either: after its last
+   byte the call returns PERFDATA_NEED_INPUT, and the caller knows no more
+   comes. */
+PERFDATA_API perfdata_status perfdata_zstd_decompress_stream(perfdata_zstd_dctx *ctx, const void *in, size_t in_size,
+                                                             size_t *in_consumed, void *out, size_t out_cap,
+                                                             size_t *out_written, perfdata_error *err);
 
-/* XXH64 (seed 0) of a buffer, exposed for tests. */
-PERFDATA_API uint64_t perfdata_zstd_xxh64(const void *data, size_t size);
-
-PERFDATA_API const char *perfdata_zstd_error_name(int code);
-
+/* ------------------------------------------------- zstd: perf.data chunks */
 /* perfdata_decompress_fn for perfdata_inflate; user is a perfdata_zstd_dctx
-   initialised with a large enough window. */
+   initialised with a large enough window. A decoding error is
+   PERFDATA_ERR_MALFORMED (and sticky, as the stream cannot go on). */
 PERFDATA_API perfdata_status perfdata_zstd_chunk(void *dctx, const unsigned char *in, size_t in_size,
                                                  unsigned char *out, size_t out_cap, size_t *out_size);
+
+/* ------------------------------------------------------------ zstd: XXH64 */
+/* XXH64 (seed 0) of a buffer, as the content checksums use it. */
+PERFDATA_API uint64_t perfdata_zstd_xxh64(const void *data, size_t size);
 #endif /* PERFDATA_ZSTD */
 
 #ifdef __cplusplus
@@ -5098,7 +5199,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__r_inflate_setup(perfdata_reader *r, 
 #ifdef PERFDATA_ZSTD
     if (r->priv.decompress == perfdata_zstd_chunk) {
         size_t win = 0, need;
-        if (perfdata_zstd_window_buffer_size(cz.data.p, cz.data.n, &win) != 0 || !win)
+        if (perfdata_zstd_window_buffer_size(cz.data.p, cz.data.n, &win, 0) != PERFDATA_OK || !win)
             return perfdata__fail(err, PERFDATA_ERR_MALFORMED, chunk->offset, chunk->type,
                                   PERFDATA__MSG("the first chunk is not a zstd frame"));
         need = sizeof(perfdata_zstd_dctx) + 16 + win;
@@ -5421,13 +5522,103 @@ PERFDATA_DEF perfdata_status perfdata_reader_next(perfdata_reader *r, perfdata_r
     return st;
 }
 
-/* ------------------------------------------------------------------- zstd */
+/* ======================================================================= */
+/* zstd: a self-contained zstd decoder (RFC 8878)                           */
+/* ======================================================================= */
+/* The implementation of the declarations under the same banner above:
+   compiled only with PERFDATA_ZSTD, it uses nothing from the rest of the
+   header but the error helpers perfdata__fail and perfdata__ok. Internally every step returns an int:
+   0, a positive PERFDATA__Z_* progress code, or a negative PERFDATA_ZSTD_E_*
+   detail; the public functions turn those into a perfdata_status at their
+   boundary (perfdata__z_fail), once per call, never per block.
+
+   Contents:
+     zstd: errors            detail -> status, texts, perfdata_zstd_error_name
+     zstd: bytes             loads and copies
+     zstd: XXH64             content checksums
+     zstd: bit reader        the backward bit stream of FSE and Huffman data
+     zstd: FSE               table descriptions and decoding tables
+     zstd: sequence tables   literal length, offset and match length codes
+     zstd: Huffman           literal weights, tables, 1 and 4 streams
+     zstd: literals          the literals section of a block
+     zstd: sequences         the sequences section: matches and literals out
+     zstd: blocks            raw, RLE and compressed blocks
+     zstd: frame headers     perfdata_zstd_get_frame_info, window sizes
+     zstd: one shot          perfdata_zstd_decompress
+     zstd: streaming         perfdata_zstd_dctx_init, perfdata_zstd_decompress_stream
+     zstd: perf.data chunks  perfdata_zstd_chunk */
 #ifdef PERFDATA_ZSTD
 #if defined(__GNUC__) || defined(__clang__)
 #define PERFDATA__Z_INLINE static inline __attribute__((always_inline))
 #else
 #define PERFDATA__Z_INLINE static inline
 #endif
+
+/* ----------------------------------------------------------- zstd: errors */
+/* progress codes of the internal steps (>= 0; errors are the E_* < 0) */
+#define PERFDATA__Z_NEED_INPUT 1  /* the input ends before the unit does */
+#define PERFDATA__Z_OUTPUT_FULL 2 /* streaming: out is full */
+
+/* status and text of each detail, indexed by -detail (0: none) */
+static const unsigned char perfdata__z_status[17] = {
+    PERFDATA_OK,
+    PERFDATA_ERR_BAD_ARGUMENT, /* E_PARAM */
+    PERFDATA_ERR_MALFORMED,    /* E_BAD_MAGIC */
+    PERFDATA_ERR_MALFORMED,    /* E_HEADER */
+    PERFDATA_ERR_UNSUPPORTED,  /* E_DICTIONARY */
+    PERFDATA_ERR_LIMIT,        /* E_WINDOW_TOO_LARGE */
+    PERFDATA_ERR_MALFORMED,    /* E_BLOCK */
+    PERFDATA_ERR_MALFORMED,    /* E_LITERALS */
+    PERFDATA_ERR_MALFORMED,    /* E_HUFFMAN */
+    PERFDATA_ERR_MALFORMED,    /* E_FSE */
+    PERFDATA_ERR_MALFORMED,    /* E_SEQUENCES */
+    PERFDATA_ERR_MALFORMED,    /* E_OFFSET */
+    PERFDATA_ERR_NO_SPACE,     /* E_DST_TOO_SMALL */
+    PERFDATA_ERR_MALFORMED,    /* E_CHECKSUM */
+    PERFDATA_ERR_TRUNCATED,    /* E_TRUNCATED */
+    PERFDATA_ERR_MALFORMED,    /* E_CONTENT_SIZE */
+    PERFDATA_ERR_BAD_ARGUMENT  /* E_WORKSPACE */
+};
+static const char *const perfdata__z_text[17] = {
+    "ok",
+    "bad parameter",
+    "unknown frame magic",
+    "bad frame header",
+    "dictionary required (unsupported)",
+    "window too large",
+    "bad block",
+    "bad literals section",
+    "bad huffman data",
+    "bad FSE table",
+    "bad sequences",
+    "offset out of range",
+    "destination too small",
+    "checksum mismatch",
+    "truncated input",
+    "content size mismatch",
+    "workspace too small"
+};
+
+PERFDATA_DEF const char *perfdata_zstd_error_name(int detail) {
+    return detail <= 0 && detail >= -16 ? perfdata__z_text[-detail] : "unknown";
+}
+
+/* Fills *err for a detail (< 0) and returns its status. */
+static perfdata_status perfdata__z_fail(perfdata_error *err, int detail, uint64_t offset, uint64_t needed) {
+    perfdata_status st = (perfdata_status)perfdata__z_status[-detail];
+#ifdef PERFDATA_NO_ERROR_STRINGS
+    perfdata__fail(err, st, offset, 0, "");
+#else
+    perfdata__fail(err, st, offset, 0, perfdata__z_text[-detail]);
+#endif
+    if (err) {
+        err->detail = detail;
+        err->needed = needed;
+    }
+    return st;
+}
+
+/* ------------------------------------------------------------ zstd: bytes */
 
 static uint32_t perfdata__z_le16(const uint8_t *p) { return (uint32_t)p[0] | ((uint32_t)p[1] << 8); }
 static uint32_t perfdata__z_le24(const uint8_t *p) { return perfdata__z_le16(p) | ((uint32_t)p[2] << 16); }
@@ -5487,7 +5678,7 @@ static void perfdata__z_match(uint8_t *d, size_t off, size_t n) {
     while (n) { *d = *(d - off); d++; n--; }
 }
 
-/* ---------------------------------------------------------------- XXH64 */
+/* ------------------------------------------------------------ zstd: XXH64 */
 #define PERFDATA__Z_P1 0x9E3779B185EBCA87ULL
 #define PERFDATA__Z_P2 0xC2B2AE3D27D4EB4FULL
 #define PERFDATA__Z_P3 0x165667B19E3779F9ULL
@@ -5550,7 +5741,7 @@ PERFDATA_DEF uint64_t perfdata_zstd_xxh64(const void *data, size_t size) {
     return perfdata__z_xxh_digest(&s);
 }
 
-/* ------------------------------------------------- backward bit reader */
+/* ------------------------------------------------------- zstd: bit reader */
 typedef struct { uint64_t c; unsigned used; const uint8_t *start, *p; } perfdata__z_br;
 
 static int perfdata__z_br_init(perfdata__z_br *b, const uint8_t *src, size_t n) {
@@ -5596,7 +5787,7 @@ PERFDATA__Z_INLINE int perfdata__z_br_reload(perfdata__z_br *b) {
 }
 static int perfdata__z_br_done(const perfdata__z_br *b) { return b->p == b->start && b->used == 64; }
 
-/* ------------------------------------------------------------------ FSE */
+/* -------------------------------------------------------------- zstd: FSE */
 typedef struct { uint16_t base; uint8_t sym; uint8_t nb; } perfdata__z_fse;
 
 static uint32_t perfdata__z_fwd_peek(const uint8_t *s, size_t n, size_t bitpos) {
@@ -5693,7 +5884,7 @@ static int perfdata__z_fse_build(perfdata__z_fse *t, const int16_t *norm, unsign
     return 0;
 }
 
-/* ------------------------------------------------------- sequence tables */
+/* -------------------------------------------------- zstd: sequence tables */
 static const uint32_t perfdata__z_ll_base[36] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 24, 28, 32, 40,
                                          48, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536};
 static const uint8_t perfdata__z_ll_bits[36] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
@@ -5752,8 +5943,8 @@ static long perfdata__z_seq_table(perfdata_zstd__seq_entry *dt, unsigned *log_ou
     return (long)used;
 }
 
-/* -------------------------------------------------------------- Huffman */
-static size_t perfdata__z_huf_read(perfdata_zstd_dctx *c, const uint8_t *s, size_t n) {
+/* ---------------------------------------------------------- zstd: Huffman */
+static size_t perfdata__z_huf_read(perfdata_zstd__state *c, const uint8_t *s, size_t n) {
     uint8_t w[256];
     unsigned nw = 0, i, h, maxbits, last, wt;
     uint32_t total = 0, rest, start[13], cnt[13];
@@ -5830,7 +6021,7 @@ static size_t perfdata__z_huf_read(perfdata_zstd_dctx *c, const uint8_t *s, size
     } while (0)
 
 /* Decode n symbols from an initialized stream, then require exact consumption. */
-static int perfdata__z_huf_finish(const perfdata_zstd_dctx *c, perfdata__z_br *b, uint8_t *d, size_t n) {
+static int perfdata__z_huf_finish(const perfdata_zstd__state *c, perfdata__z_br *b, uint8_t *d, size_t n) {
     const perfdata_zstd__huf_entry *t = c->huf;
     unsigned lg = c->huf_log;
     size_t i = 0;
@@ -5847,14 +6038,14 @@ static int perfdata__z_huf_finish(const perfdata_zstd_dctx *c, perfdata__z_br *b
     return perfdata__z_br_done(b) ? 0 : -1;
 }
 
-static int perfdata__z_huf_stream(const perfdata_zstd_dctx *c, uint8_t *d, size_t n, const uint8_t *s, size_t sn) {
+static int perfdata__z_huf_stream(const perfdata_zstd__state *c, uint8_t *d, size_t n, const uint8_t *s, size_t sn) {
     perfdata__z_br b;
     if (perfdata__z_br_init(&b, s, sn)) return -1;
     return perfdata__z_huf_finish(c, &b, d, n);
 }
 
 /* Four streams decoded in lockstep (segment sizes seg, seg, seg, last <= seg). */
-static int perfdata__z_huf_4(const perfdata_zstd_dctx *c, uint8_t *d, size_t seg, size_t last, const uint8_t *p, const size_t *sz) {
+static int perfdata__z_huf_4(const perfdata_zstd__state *c, uint8_t *d, size_t seg, size_t last, const uint8_t *p, const size_t *sz) {
     const perfdata_zstd__huf_entry *t = c->huf;
     unsigned lg = c->huf_log, k;
     perfdata__z_br b0, b1, b2, b3;
@@ -5877,8 +6068,8 @@ static int perfdata__z_huf_4(const perfdata_zstd_dctx *c, uint8_t *d, size_t seg
     return 0;
 }
 
-/* ------------------------------------------------------------- literals */
-static int perfdata__z_literals(perfdata_zstd_dctx *c, const uint8_t *s, size_t n, const uint8_t **lit, size_t *litn,
+/* --------------------------------------------------------- zstd: literals */
+static int perfdata__z_literals(perfdata_zstd__state *c, const uint8_t *s, size_t n, const uint8_t **lit, size_t *litn,
                         size_t *used) {
     unsigned type, sf;
     size_t hs, size;
@@ -5956,9 +6147,9 @@ static int perfdata__z_literals(perfdata_zstd_dctx *c, const uint8_t *s, size_t 
     }
 }
 
-/* ------------------------------------------------------------ sequences */
+/* -------------------------------------------------------- zstd: sequences */
 /* Output goes to base[pos..cap); base[lo..pos) is history of this frame. */
-static int perfdata__z_sequences(perfdata_zstd_dctx *c, const uint8_t *s, size_t n, const uint8_t *lit, size_t litn,
+static int perfdata__z_sequences(perfdata_zstd__state *c, const uint8_t *s, size_t n, const uint8_t *lit, size_t litn,
                          uint8_t *base, size_t lo, size_t pos, size_t cap, size_t *produced) {
     size_t nseq, hs, p, i;
     unsigned modes;
@@ -6030,8 +6221,9 @@ static int perfdata__z_sequences(perfdata_zstd_dctx *c, const uint8_t *s, size_t
             /* into the ring's previous lap (streaming, after a wrap); the
                source lies a lap minus off ahead of op, more than 32 bytes */
             size_t back = off - (size_t)(op - hstart), part;
-            const uint8_t *from = base + c->ext_end - back;
+            const uint8_t *from;
             if (back > c->ext_n) return PERFDATA_ZSTD_E_OFFSET;
+            from = base + c->ext_end - back;
             part = ml < back ? ml : back;
             perfdata__z_copy(op, from, part);
             op += part;
@@ -6051,8 +6243,9 @@ static int perfdata__z_sequences(perfdata_zstd_dctx *c, const uint8_t *s, size_t
     return 0;
 }
 
+/* ----------------------------------------------------------- zstd: blocks */
 /* Decode one block's content (after the 3-byte header). */
-static int perfdata__z_block(perfdata_zstd_dctx *c, unsigned type, uint32_t bsize, const uint8_t *s, size_t n, uint8_t *base,
+static int perfdata__z_block(perfdata_zstd__state *c, unsigned type, uint32_t bsize, const uint8_t *s, size_t n, uint8_t *base,
                      size_t lo, size_t pos, size_t cap, size_t *produced) {
     if (cap - pos > c->block_max) cap = pos + c->block_max;
     if (type == 0) {
@@ -6076,29 +6269,37 @@ static int perfdata__z_block(perfdata_zstd_dctx *c, unsigned type, uint32_t bsiz
         if (n < bsize) return PERFDATA_ZSTD_E_TRUNCATED;
         r = perfdata__z_literals(c, s, bsize, &lit, &litn, &used);
         if (r) return r;
-        return perfdata__z_sequences(c, s + used, bsize - used, lit, litn, base, lo, pos, cap, produced);
+        r = perfdata__z_sequences(c, s + used, bsize - used, lit, litn, base, lo, pos, cap, produced);
+        /* out of room with Block_Maximum_Size to fill: the block is too
+           large, not the destination too small */
+        if (r == PERFDATA_ZSTD_E_DST_TOO_SMALL && cap - pos == c->block_max) r = PERFDATA_ZSTD_E_BLOCK;
+        return r;
     }
 }
 
-/* ---------------------------------------------------------------- frames */
-PERFDATA_DEF int perfdata_zstd_get_frame_info(const void *src, size_t n, perfdata_zstd_frame_info *fi) {
-    const uint8_t *s = (const uint8_t *)src;
+/* ---------------------------------------------------- zstd: frame headers */
+/* 0 with *fi filled; PERFDATA__Z_NEED_INPUT with *want = the bytes the
+   header needs (the least, until 5 bytes tell its exact size); or an error
+   detail. */
+static int perfdata__z_frame_info(const uint8_t *s, size_t n, perfdata_zstd_frame_info *fi, size_t *want) {
     uint32_t magic;
     unsigned fhd, fcs_flag, single, did_flag, p;
     static const unsigned did_size[4] = {0, 1, 2, 4};
-    if (!s || !fi) return PERFDATA_ZSTD_E_PARAM;
-    if (n < 4) return PERFDATA_ZSTD_NEED_INPUT;
+    *want = 4;
+    if (n < 4) return PERFDATA__Z_NEED_INPUT;
     magic = perfdata__z_le32(s);
     fi->dict_id = 0; fi->single_segment = 0; fi->has_checksum = 0; fi->window_size = 0;
     if ((magic & 0xFFFFFFF0u) == 0x184D2A50u) {
-        if (n < 8) return PERFDATA_ZSTD_NEED_INPUT;
+        *want = 8;
+        if (n < 8) return PERFDATA__Z_NEED_INPUT;
         fi->skippable = 1;
         fi->header_size = 8;
         fi->content_size = perfdata__z_le32(s + 4);
-        return PERFDATA_ZSTD_OK;
+        return 0;
     }
     if (magic != 0xFD2FB528u) return PERFDATA_ZSTD_E_BAD_MAGIC;
-    if (n < 5) return PERFDATA_ZSTD_NEED_INPUT;
+    *want = 5;
+    if (n < 5) return PERFDATA__Z_NEED_INPUT;
     fhd = s[4];
     fcs_flag = fhd >> 6;
     single = (fhd >> 5) & 1;
@@ -6108,7 +6309,8 @@ PERFDATA_DEF int perfdata_zstd_get_frame_info(const void *src, size_t n, perfdat
     fi->single_segment = (int)single;
     fi->has_checksum = (fhd >> 2) & 1;
     fi->header_size = 6u - single + did_size[did_flag] + (fcs_flag == 0 ? single : (1u << fcs_flag));
-    if (n < fi->header_size) return PERFDATA_ZSTD_NEED_INPUT;
+    *want = fi->header_size;
+    if (n < fi->header_size) return PERFDATA__Z_NEED_INPUT;
     p = 5;
     if (!single) {
         unsigned wd = s[p++], wlog = 10 + (wd >> 3);
@@ -6126,7 +6328,32 @@ PERFDATA_DEF int perfdata_zstd_get_frame_info(const void *src, size_t n, perfdat
     else if (fcs_flag == 2) fi->content_size = perfdata__z_le32(s + p);
     else fi->content_size = perfdata__z_le64(s + p);
     if (single) fi->window_size = fi->content_size;
-    return PERFDATA_ZSTD_OK;
+    return 0;
+}
+
+/* perfdata__z_frame_info's result as a status: OK, NEED_INPUT (err.needed
+   = the header bytes missing) or an error. */
+static perfdata_status perfdata__z_frame_status(perfdata_error *err, int r, size_t want, size_t src_size) {
+    perfdata_status st;
+    if (r != PERFDATA__Z_NEED_INPUT) return r ? perfdata__z_fail(err, r, 0, 0) : perfdata__ok(err);
+    st = perfdata__fail(err, PERFDATA_NEED_INPUT, 0, 0, 0);
+    if (err) err->needed = want - src_size;
+    return st;
+}
+
+PERFDATA_DEF perfdata_status perfdata_zstd_get_frame_info(const void *src, size_t src_size,
+                                                          perfdata_zstd_frame_info *info, perfdata_error *err) {
+    size_t want = 0;
+    int r;
+    if (!src || !info) return perfdata__z_fail(err, PERFDATA_ZSTD_E_PARAM, 0, 0);
+    r = perfdata__z_frame_info((const uint8_t *)src, src_size, info, &want);
+    return perfdata__z_frame_status(err, r, want, src_size);
+}
+
+/* Whether the decoder takes a window of w bytes (its ring, w * 2 at most,
+   must fit in a size_t). */
+static int perfdata__z_window_ok(uint64_t w) {
+    return w <= PERFDATA_ZSTD_WINDOW_SIZE_MAX && (uint64_t)(size_t)(w * 2) == w * 2;
 }
 
 /* A lap of the ring is then longer than the window by more than a
@@ -6135,25 +6362,25 @@ static size_t perfdata__z_win_need(uint64_t w) {
     return (size_t)(w + (w < PERFDATA_ZSTD_BLOCK_SIZE_MAX ? w : PERFDATA_ZSTD_BLOCK_SIZE_MAX) + 32);
 }
 
-PERFDATA_DEF int perfdata_zstd_window_buffer_size(const void *src, size_t src_size, size_t *needed) {
+PERFDATA_DEF perfdata_status perfdata_zstd_window_buffer_size(const void *src, size_t src_size, size_t *needed,
+                                                              perfdata_error *err) {
     perfdata_zstd_frame_info fi;
-    int r = perfdata_zstd_get_frame_info(src, src_size, &fi);
-    if (r) return r;
-    if (!needed) return PERFDATA_ZSTD_E_PARAM;
-    if (fi.skippable) { *needed = 0; return 0; }
-    if (fi.window_size > PERFDATA_ZSTD_WINDOW_SIZE_MAX ||
-        (uint64_t)(size_t)(fi.window_size * 2) != fi.window_size * 2)
-        return PERFDATA_ZSTD_E_WINDOW_TOO_LARGE;
+    size_t want = 0;
+    int r;
+    if (!src || !needed) return perfdata__z_fail(err, PERFDATA_ZSTD_E_PARAM, 0, 0);
+    *needed = 0;
+    r = perfdata__z_frame_info((const uint8_t *)src, src_size, &fi, &want);
+    if (r) return perfdata__z_frame_status(err, r, want, src_size);
+    if (fi.skippable) return perfdata__ok(err);
+    if (!perfdata__z_window_ok(fi.window_size)) return perfdata__z_fail(err, PERFDATA_ZSTD_E_WINDOW_TOO_LARGE, 0, 0);
     *needed = perfdata__z_win_need(fi.window_size);
-    return 0;
+    return perfdata__ok(err);
 }
 
 /* Validate a parsed frame header and reset per-frame state. */
-static int perfdata__z_frame_begin(perfdata_zstd_dctx *c, const perfdata_zstd_frame_info *fi) {
+static int perfdata__z_frame_begin(perfdata_zstd__state *c, const perfdata_zstd_frame_info *fi) {
     if (fi->dict_id) return PERFDATA_ZSTD_E_DICTIONARY;
-    if (fi->window_size > PERFDATA_ZSTD_WINDOW_SIZE_MAX ||
-        (uint64_t)(size_t)(fi->window_size * 2) != fi->window_size * 2)
-        return PERFDATA_ZSTD_E_WINDOW_TOO_LARGE;
+    if (!perfdata__z_window_ok(fi->window_size)) return PERFDATA_ZSTD_E_WINDOW_TOO_LARGE;
     c->window_size = fi->window_size;
     c->content_size = fi->content_size;
     c->has_checksum = fi->has_checksum;
@@ -6166,7 +6393,7 @@ static int perfdata__z_frame_begin(perfdata_zstd_dctx *c, const perfdata_zstd_fr
     return 0;
 }
 
-static int perfdata__z_after_block(perfdata_zstd_dctx *c, const uint8_t *out, size_t produced) {
+static int perfdata__z_after_block(perfdata_zstd__state *c, const uint8_t *out, size_t produced) {
     c->decoded += produced;
     if (c->content_size != PERFDATA_ZSTD_CONTENT_SIZE_UNKNOWN && c->decoded > c->content_size)
         return PERFDATA_ZSTD_E_CONTENT_SIZE;
@@ -6174,89 +6401,117 @@ static int perfdata__z_after_block(perfdata_zstd_dctx *c, const uint8_t *out, si
     return 0;
 }
 
-static int perfdata__z_frame_end_check(const perfdata_zstd_dctx *c) {
+static int perfdata__z_frame_end_check(const perfdata_zstd__state *c) {
     if (c->content_size != PERFDATA_ZSTD_CONTENT_SIZE_UNKNOWN && c->decoded != c->content_size)
         return PERFDATA_ZSTD_E_CONTENT_SIZE;
     return 0;
 }
 
-static int perfdata__z_checksum_check(const perfdata_zstd_dctx *c, const uint8_t *p) {
+static int perfdata__z_checksum_check(const perfdata_zstd__state *c, const uint8_t *p) {
     if (c->flags & PERFDATA_ZSTD_F_SKIP_CHECKSUM) return 0;
     return (uint32_t)perfdata__z_xxh_digest(&c->xxh) == perfdata__z_le32(p) ? 0 : PERFDATA_ZSTD_E_CHECKSUM;
 }
 
-/* ------------------------------------------------------------- one shot */
-PERFDATA_DEF int64_t perfdata_zstd_decompress_flags(void *dst, size_t dst_cap, const void *src, size_t n, void *ws, size_t ws_size,
-                                 unsigned flags) {
-    const uint8_t *s = (const uint8_t *)src;
-    uint8_t *d = (uint8_t *)dst;
-    size_t ip = 0, op = 0, adj;
-    perfdata_zstd_dctx *c;
-    static uint8_t dummy[1]; /* stands in for NULL buffers of size 0 (never written) */
-    if ((!s && n) || (!d && dst_cap) || !ws) return PERFDATA_ZSTD_E_PARAM;
-    if (!d) d = dummy;
-    adj = (size_t)((16 - ((uintptr_t)ws & 15)) & 15);
-    if (ws_size < adj || ws_size - adj < sizeof(perfdata_zstd_dctx)) return PERFDATA_ZSTD_E_WORKSPACE;
-    c = (perfdata_zstd_dctx *)(void *)((uint8_t *)ws + adj);
-    c->flags = flags;
-    c->error = 0;
+/* --------------------------------------------------------- zstd: one shot */
+/* Decodes every frame of s[0..n) into d[0..cap): 0 or an error detail, with
+   *op_out = the bytes of the whole blocks decoded, *at = the offset of the
+   unit (frame header, block, checksum) being decoded and, for E_TRUNCATED,
+   *missing = the bytes that unit lacks. */
+static int perfdata__z_oneshot(perfdata_zstd__state *c, uint8_t *d, size_t cap, const uint8_t *s, size_t n,
+                               size_t *op_out, size_t *at, size_t *missing) {
+    size_t ip = 0, op = 0, unit = 0, want = 0;
+    int r = 0;
     while (ip < n) {
         perfdata_zstd_frame_info fi;
         size_t lo;
-        int r = perfdata_zstd_get_frame_info(s + ip, n - ip, &fi);
-        if (r == PERFDATA_ZSTD_NEED_INPUT) return PERFDATA_ZSTD_E_TRUNCATED;
-        if (r) return r;
+        unit = ip;
+        r = perfdata__z_frame_info(s + ip, n - ip, &fi, &want);
+        if (r == PERFDATA__Z_NEED_INPUT) { want -= n - ip; goto truncated; }
+        if (r) goto fail;
         if (fi.skippable) {
-            if (fi.content_size > n - ip - 8) return PERFDATA_ZSTD_E_TRUNCATED;
+            if (fi.content_size > n - ip - 8) { want = (size_t)(fi.content_size - (n - ip - 8)); goto truncated; }
             ip += 8 + (size_t)fi.content_size;
             continue;
         }
         r = perfdata__z_frame_begin(c, &fi);
-        if (r) return r;
+        if (r) goto fail;
         ip += fi.header_size;
         lo = op;
         for (;;) {
             uint32_t bh, bsize;
             unsigned type;
             size_t produced = 0, csize;
-            if (n - ip < 3) return PERFDATA_ZSTD_E_TRUNCATED;
+            unit = ip;
+            if (n - ip < 3) { want = 3 - (n - ip); goto truncated; }
             bh = perfdata__z_le24(s + ip);
-            ip += 3;
             type = (bh >> 1) & 3;
             bsize = bh >> 3;
-            if (type == 3 || bsize > c->block_max) return PERFDATA_ZSTD_E_BLOCK;
+            r = PERFDATA_ZSTD_E_BLOCK;
+            if (type == 3 || bsize > c->block_max) goto fail;
             csize = type == 1 ? 1 : bsize;
-            if (csize > n - ip) return PERFDATA_ZSTD_E_TRUNCATED;
-            r = perfdata__z_block(c, type, bsize, s + ip, csize, d, lo, op, dst_cap, &produced);
-            if (r) return r;
+            if (csize > n - ip - 3) { want = csize - (n - ip - 3); goto truncated; }
+            ip += 3;
+            r = perfdata__z_block(c, type, bsize, s + ip, csize, d, lo, op, cap, &produced);
+            if (r) goto fail;
             r = perfdata__z_after_block(c, d + op, produced);
-            if (r) return r;
+            if (r) goto fail;
             ip += csize;
             op += produced;
             if (bh & 1) break;
         }
-        r = perfdata__z_frame_end_check(c);
-        if (r) return r;
+        r = perfdata__z_frame_end_check(c); /* found at the last block */
+        if (r) goto fail;
         if (c->has_checksum) {
-            if (n - ip < 4) return PERFDATA_ZSTD_E_TRUNCATED;
+            unit = ip;
+            if (n - ip < 4) { want = 4 - (n - ip); goto truncated; }
             r = perfdata__z_checksum_check(c, s + ip);
-            if (r) return r;
+            if (r) goto fail;
             ip += 4;
         }
     }
-    return (int64_t)op;
+    *op_out = op;
+    return 0;
+truncated:
+    r = PERFDATA_ZSTD_E_TRUNCATED;
+    *missing = want;
+fail:
+    *op_out = op;
+    *at = unit;
+    return r;
 }
 
-PERFDATA_DEF int64_t perfdata_zstd_decompress(void *dst, size_t dst_cap, const void *src, size_t src_size, void *ws, size_t ws_size) {
-    return perfdata_zstd_decompress_flags(dst, dst_cap, src, src_size, ws, ws_size, 0);
+PERFDATA_DEF perfdata_status perfdata_zstd_decompress(void *dst, size_t dst_cap, const void *src, size_t src_size,
+                                                      void *ws, size_t ws_size, unsigned flags, size_t *out_size,
+                                                      perfdata_error *err) {
+    static uint8_t dummy[1]; /* stands in for a NULL dst of size 0 (never written) */
+    uint8_t *d = dst ? (uint8_t *)dst : dummy;
+    size_t adj, op = 0, at = 0, missing = 0;
+    perfdata_zstd__state *c;
+    int r;
+    if (out_size) *out_size = 0;
+    if ((!src && src_size) || (!dst && dst_cap) || !ws) return perfdata__z_fail(err, PERFDATA_ZSTD_E_PARAM, 0, 0);
+    adj = (size_t)((16 - ((uintptr_t)ws & 15)) & 15);
+    if (ws_size < adj || ws_size - adj < sizeof(perfdata_zstd_dctx))
+        return perfdata__z_fail(err, PERFDATA_ZSTD_E_WORKSPACE, 0, 0);
+    c = &((perfdata_zstd_dctx *)(void *)((uint8_t *)ws + adj))->priv;
+    c->flags = flags;
+    c->error = 0;
+    r = perfdata__z_oneshot(c, d, dst_cap, (const uint8_t *)src, src_size, &op, &at, &missing);
+    if (out_size) *out_size = op;
+    if (r) return perfdata__z_fail(err, r, at, missing);
+    return perfdata__ok(err);
 }
 
-/* ------------------------------------------------------------ streaming */
+/* -------------------------------------------------------- zstd: streaming */
 enum { PERFDATA__Z_ST_MAGIC = 0, PERFDATA__Z_ST_SKIP, PERFDATA__Z_ST_BLOCK, PERFDATA__Z_ST_CHECKSUM };
 
-PERFDATA_DEF void perfdata_zstd_dctx_init(perfdata_zstd_dctx *c, void *window, size_t window_cap, unsigned flags) {
-    if (!c) return;
+PERFDATA_DEF void perfdata_zstd_dctx_init(perfdata_zstd_dctx *ctx, void *window, size_t window_cap, unsigned flags) {
+    perfdata_zstd__state *c;
+    if (!ctx) return;
+    c = &ctx->priv;
     c->error = 0;
+    c->error_offset = c->error_needed = 0;
+    c->in_total = 0;
     c->flags = flags;
     c->state = PERFDATA__Z_ST_MAGIC;
     c->win = (uint8_t *)window;
@@ -6274,7 +6529,7 @@ PERFDATA_DEF void perfdata_zstd_dctx_init(perfdata_zstd_dctx *c, void *window, s
 
 /* Make the first n bytes of the current unit available contiguously.
  * Returns NULL (after staging all remaining input) if not enough yet. */
-static const uint8_t *perfdata__z_peek(perfdata_zstd_dctx *c, const uint8_t *in, size_t in_size, size_t *used, size_t n) {
+static const uint8_t *perfdata__z_peek(perfdata_zstd__state *c, const uint8_t *in, size_t in_size, size_t *used, size_t n) {
     if (c->stage_len == 0 && in_size - *used >= n) return in + *used;
     if (c->stage_len < n) {
         size_t k = n - c->stage_len, a = in_size - *used;
@@ -6286,25 +6541,19 @@ static const uint8_t *perfdata__z_peek(perfdata_zstd_dctx *c, const uint8_t *in,
     return c->stage_len >= n ? c->stage : 0;
 }
 
-static void perfdata__z_finish(perfdata_zstd_dctx *c, size_t *used, size_t n) {
+static void perfdata__z_finish(perfdata_zstd__state *c, size_t *used, size_t n) {
     if (c->stage_len) c->stage_len = 0;
     else *used += n;
 }
 
-PERFDATA_DEF int perfdata_zstd_decompress_stream(perfdata_zstd_dctx *c, const void *in_v, size_t in_size, size_t *in_consumed, void *out_v,
-                              size_t out_cap, size_t *out_written) {
-    const uint8_t *in = (const uint8_t *)in_v;
-    uint8_t *out = (uint8_t *)out_v;
+/* The streaming loop: 0 (at a frame boundary), PERFDATA__Z_NEED_INPUT,
+   PERFDATA__Z_OUTPUT_FULL or an error detail (with *needed for
+   E_WINDOW_TOO_LARGE). Until a unit is finished, its first byte is at
+   stream offset in_total + *used_out - stage_len. */
+static int perfdata__z_stream(perfdata_zstd__state *c, const uint8_t *in, size_t in_size, size_t *used_out,
+                              uint8_t *out, size_t out_cap, size_t *wr_out, uint64_t *needed) {
     size_t used = 0, wr = 0;
     int ret;
-    if (in_consumed) *in_consumed = 0;
-    if (out_written) *out_written = 0;
-    static uint8_t dummy[1]; /* stands in for NULL buffers of size 0 (never written) */
-    if (!c || (!in && in_size) || (!out && out_cap)) return PERFDATA_ZSTD_E_PARAM;
-    if (c->error) return c->error;
-    if (!in) in = dummy;
-    if (!out) out = dummy;
-    if (!c->win) c->win = dummy;
     for (;;) {
         const uint8_t *p;
         if (c->flush_pos < c->flush_end) {
@@ -6313,62 +6562,47 @@ PERFDATA_DEF int perfdata_zstd_decompress_stream(perfdata_zstd_dctx *c, const vo
             perfdata__z_copy(out + wr, c->win + c->flush_pos, k);
             wr += k;
             c->flush_pos += k;
-            if (c->flush_pos < c->flush_end) { ret = PERFDATA_ZSTD_OUTPUT_FULL; break; }
+            if (c->flush_pos < c->flush_end) { ret = PERFDATA__Z_OUTPUT_FULL; break; }
         }
         if (c->state == PERFDATA__Z_ST_SKIP) {
             size_t k = in_size - used;
             if (k > c->skip_left) k = (size_t)c->skip_left;
             used += k;
             c->skip_left -= k;
-            if (c->skip_left) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
+            if (c->skip_left) { ret = PERFDATA__Z_NEED_INPUT; break; }
             c->state = PERFDATA__Z_ST_MAGIC;
             continue;
         }
-        if (used == in_size) { ret = (c->state == PERFDATA__Z_ST_MAGIC && c->stage_len == 0) ? PERFDATA_ZSTD_OK : PERFDATA_ZSTD_NEED_INPUT; break; }
+        if (used == in_size) { ret = (c->state == PERFDATA__Z_ST_MAGIC && c->stage_len == 0) ? 0 : PERFDATA__Z_NEED_INPUT; break; }
         if (c->state == PERFDATA__Z_ST_MAGIC) {
             perfdata_zstd_frame_info fi;
-            int r;
-            size_t have;
-            p = perfdata__z_peek(c, in, in_size, &used, 4);
-            if (!p) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
-            have = c->stage_len ? c->stage_len : in_size - used;
-            r = perfdata_zstd_get_frame_info(p, have, &fi);
-            if (r == PERFDATA_ZSTD_NEED_INPUT) {
-                /* need the whole header contiguous: peek its exact size */
-                size_t want = 8;
-                if (perfdata__z_le32(p) == 0xFD2FB528u) {
-                    want = 5;
-                    if (have >= 5) {
-                        static const unsigned dsz[4] = {0, 1, 2, 4};
-                        unsigned fhd = p[4], single = (fhd >> 5) & 1, fcs = fhd >> 6;
-                        want = 6u - single + dsz[fhd & 3] + (fcs == 0 ? single : (1u << fcs));
-                    }
-                }
+            size_t want = 4, have;
+            int r = 0;
+            /* the whole header contiguous: peek 4 bytes, then as many as
+               they (and then the fifth) say the header has */
+            for (;;) {
                 p = perfdata__z_peek(c, in, in_size, &used, want);
-                if (!p) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
+                if (!p) break;
                 have = c->stage_len ? c->stage_len : in_size - used;
-                r = perfdata_zstd_get_frame_info(p, have, &fi);
-                if (r == PERFDATA_ZSTD_NEED_INPUT && want == 5) {
-                    unsigned fhd = p[4], single = (fhd >> 5) & 1, fcs = fhd >> 6;
-                    static const unsigned dsz2[4] = {0, 1, 2, 4};
-                    want = 6u - single + dsz2[fhd & 3] + (fcs == 0 ? single : (1u << fcs));
-                    p = perfdata__z_peek(c, in, in_size, &used, want);
-                    if (!p) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
-                    have = c->stage_len ? c->stage_len : in_size - used;
-                    r = perfdata_zstd_get_frame_info(p, have, &fi);
-                }
-                if (r == PERFDATA_ZSTD_NEED_INPUT) r = PERFDATA_ZSTD_E_HEADER;
+                r = perfdata__z_frame_info(p, have, &fi, &want);
+                if (r != PERFDATA__Z_NEED_INPUT) break;
             }
+            if (!p) { ret = PERFDATA__Z_NEED_INPUT; break; }
             if (r) { ret = r; break; }
-            perfdata__z_finish(c, &used, fi.header_size);
             if (fi.skippable) {
+                perfdata__z_finish(c, &used, fi.header_size);
                 c->skip_left = fi.content_size;
                 c->state = PERFDATA__Z_ST_SKIP;
                 continue;
             }
             r = perfdata__z_frame_begin(c, &fi);
             if (r) { ret = r; break; }
-            if (perfdata__z_win_need(fi.window_size) > c->win_cap) { ret = PERFDATA_ZSTD_E_WINDOW_TOO_LARGE; break; }
+            if (perfdata__z_win_need(fi.window_size) > c->win_cap) {
+                *needed = perfdata__z_win_need(fi.window_size);
+                ret = PERFDATA_ZSTD_E_WINDOW_TOO_LARGE;
+                break;
+            }
+            perfdata__z_finish(c, &used, fi.header_size);
             c->win_pos = c->win_lo = c->flush_pos = c->flush_end = 0;
             c->state = PERFDATA__Z_ST_BLOCK;
             continue;
@@ -6379,14 +6613,14 @@ PERFDATA_DEF int perfdata_zstd_decompress_stream(perfdata_zstd_dctx *c, const vo
             size_t csize, produced = 0;
             int r;
             p = perfdata__z_peek(c, in, in_size, &used, 3);
-            if (!p) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
+            if (!p) { ret = PERFDATA__Z_NEED_INPUT; break; }
             bh = perfdata__z_le24(p);
             type = (bh >> 1) & 3;
             bsize = bh >> 3;
             if (type == 3 || bsize > c->block_max) { ret = PERFDATA_ZSTD_E_BLOCK; break; }
             csize = type == 1 ? 1 : bsize;
             p = perfdata__z_peek(c, in, in_size, &used, 3 + csize);
-            if (!p) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
+            if (!p) { ret = PERFDATA__Z_NEED_INPUT; break; }
             if (c->win_cap - c->win_pos < c->block_max) {
                 /* wrap: the lap just ended (longer than the window) is the
                    history matches reach back into */
@@ -6396,21 +6630,18 @@ PERFDATA_DEF int perfdata_zstd_decompress_stream(perfdata_zstd_dctx *c, const vo
             }
             r = perfdata__z_block(c, type, bsize, p + 3, csize, c->win, c->win_lo, c->win_pos, c->win_cap, &produced);
             if (!r) r = perfdata__z_after_block(c, c->win + c->win_pos, produced);
+            if (!r && (bh & 1)) r = perfdata__z_frame_end_check(c);
             if (r) { ret = r; break; }
             perfdata__z_finish(c, &used, 3 + csize);
             c->flush_pos = c->win_pos;
             c->flush_end = c->win_pos + produced;
             c->win_pos += produced;
-            if (bh & 1) {
-                r = perfdata__z_frame_end_check(c);
-                if (r) { ret = r; break; }
-                c->state = c->has_checksum ? PERFDATA__Z_ST_CHECKSUM : PERFDATA__Z_ST_MAGIC;
-            }
+            if (bh & 1) c->state = c->has_checksum ? PERFDATA__Z_ST_CHECKSUM : PERFDATA__Z_ST_MAGIC;
             continue;
         }
         /* checksum */
         p = perfdata__z_peek(c, in, in_size, &used, 4);
-        if (!p) { ret = PERFDATA_ZSTD_NEED_INPUT; break; }
+        if (!p) { ret = PERFDATA__Z_NEED_INPUT; break; }
         {
             int r = perfdata__z_checksum_check(c, p);
             if (r) { ret = r; break; }
@@ -6418,38 +6649,42 @@ PERFDATA_DEF int perfdata_zstd_decompress_stream(perfdata_zstd_dctx *c, const vo
         perfdata__z_finish(c, &used, 4);
         c->state = PERFDATA__Z_ST_MAGIC;
     }
-    if (ret < 0) c->error = ret;
-    if (in_consumed) *in_consumed = used;
-    if (out_written) *out_written = wr;
+    *used_out = used;
+    *wr_out = wr;
     return ret;
 }
 
-PERFDATA_DEF const char *perfdata_zstd_error_name(int code) {
-    switch (code) {
-    case PERFDATA_ZSTD_OK: return "ok";
-    case PERFDATA_ZSTD_NEED_INPUT: return "need input";
-    case PERFDATA_ZSTD_OUTPUT_FULL: return "output full";
-    case PERFDATA_ZSTD_E_PARAM: return "bad parameter";
-    case PERFDATA_ZSTD_E_BAD_MAGIC: return "unknown frame magic";
-    case PERFDATA_ZSTD_E_HEADER: return "bad frame header";
-    case PERFDATA_ZSTD_E_DICTIONARY: return "dictionary required (unsupported)";
-    case PERFDATA_ZSTD_E_WINDOW_TOO_LARGE: return "window too large";
-    case PERFDATA_ZSTD_E_BLOCK: return "bad block";
-    case PERFDATA_ZSTD_E_LITERALS: return "bad literals section";
-    case PERFDATA_ZSTD_E_HUFFMAN: return "bad huffman data";
-    case PERFDATA_ZSTD_E_FSE: return "bad FSE table";
-    case PERFDATA_ZSTD_E_SEQUENCES: return "bad sequences";
-    case PERFDATA_ZSTD_E_OFFSET: return "offset out of range";
-    case PERFDATA_ZSTD_E_DST_TOO_SMALL: return "destination too small";
-    case PERFDATA_ZSTD_E_CHECKSUM: return "checksum mismatch";
-    case PERFDATA_ZSTD_E_TRUNCATED: return "truncated input";
-    case PERFDATA_ZSTD_E_CONTENT_SIZE: return "content size mismatch";
-    case PERFDATA_ZSTD_E_WORKSPACE: return "workspace too small";
-    default: return "unknown";
+PERFDATA_DEF perfdata_status perfdata_zstd_decompress_stream(perfdata_zstd_dctx *ctx, const void *in, size_t in_size,
+                                                             size_t *in_consumed, void *out, size_t out_cap,
+                                                             size_t *out_written, perfdata_error *err) {
+    static uint8_t dummy[1]; /* stands in for NULL buffers of size 0 (never written) */
+    perfdata_zstd__state *c;
+    size_t used = 0, wr = 0;
+    uint64_t needed = 0;
+    int r;
+    if (in_consumed) *in_consumed = 0;
+    if (out_written) *out_written = 0;
+    if (!ctx || (!in && in_size) || (!out && out_cap)) return perfdata__z_fail(err, PERFDATA_ZSTD_E_PARAM, 0, 0);
+    c = &ctx->priv;
+    if (c->error) return perfdata__z_fail(err, c->error, c->error_offset, c->error_needed);
+    if (!c->win) c->win = dummy;
+    r = perfdata__z_stream(c, in ? (const uint8_t *)in : dummy, in_size, &used, out ? (uint8_t *)out : dummy, out_cap,
+                           &wr, &needed);
+    if (in_consumed) *in_consumed = used;
+    if (out_written) *out_written = wr;
+    if (r < 0) {
+        c->error = r;
+        c->error_offset = c->in_total + used - c->stage_len;
+        c->error_needed = needed;
+        c->in_total += used;
+        return perfdata__z_fail(err, r, c->error_offset, needed);
     }
+    c->in_total += used;
+    return perfdata__fail(err, r == 0 ? PERFDATA_OK : r == PERFDATA__Z_NEED_INPUT ? PERFDATA_NEED_INPUT : PERFDATA_ERR_NO_SPACE,
+                          c->in_total, 0, 0);
 }
 
-
+/* ------------------------------------------------- zstd: perf.data chunks */
 PERFDATA_DEF perfdata_status perfdata_zstd_chunk(void *dctx, const unsigned char *in, size_t in_size,
                                                  unsigned char *out, size_t out_cap, size_t *out_size) {
     perfdata_zstd_dctx *c = (perfdata_zstd_dctx *)dctx;
@@ -6457,12 +6692,13 @@ PERFDATA_DEF perfdata_status perfdata_zstd_chunk(void *dctx, const unsigned char
     *out_size = 0;
     for (;;) {
         size_t consumed = 0, written = 0;
-        int rc = perfdata_zstd_decompress_stream(c, in + used, in_size - used, &consumed, out + *out_size,
-                                                 out_cap - *out_size, &written);
+        perfdata_error e;
+        perfdata_status st = perfdata_zstd_decompress_stream(c, in + used, in_size - used, &consumed, out + *out_size,
+                                                             out_cap - *out_size, &written, &e);
         used += consumed;
         *out_size += written;
-        if (rc < 0) return PERFDATA_ERR_MALFORMED;
-        if (rc == PERFDATA_ZSTD_OUTPUT_FULL) return PERFDATA_ERR_NO_SPACE;
+        if (st == PERFDATA_ERR_NO_SPACE && e.detail == 0) return st; /* out is full */
+        if (st != PERFDATA_OK && st != PERFDATA_NEED_INPUT) return PERFDATA_ERR_MALFORMED;
         if (used >= in_size) return PERFDATA_OK; /* the rest of the frame is in later chunks */
     }
 }

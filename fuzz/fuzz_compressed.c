@@ -93,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (perfdata_open(&f, data, size, events, DA_MAX_EVENTS, &err) != PERFDATA_OK) return 0;
     if (perfdata_inflate_measure(&f, NULL, &sz, &err) != PERFDATA_OK) abort();
     if (sz.buffer < 65535) abort(); /* always room for a partial record */
-    if (perfdata_zstd_window_buffer_size(sz.first_chunk.p, sz.first_chunk.n, &win) != 0 || win > CF_WINDOW_MAX)
+    if (perfdata_zstd_window_buffer_size(sz.first_chunk.p, sz.first_chunk.n, &win, NULL) != PERFDATA_OK || win > CF_WINDOW_MAX)
         win = 1u << 16; /* a bad or huge first frame: the decoder must refuse it cleanly */
     cap = sz.buffer > CF_BUFFER_MAX ? CF_BUFFER_MAX : (size_t)sz.buffer;
     window = (unsigned char *)malloc(win ? win : 1);
