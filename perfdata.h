@@ -2760,6 +2760,7 @@ PERFDATA_DEF perfdata_status perfdata_next_record(perfdata_file *f, perfdata_cur
     const unsigned char *p;
     int big = c->priv.big_endian;
     rec->type = 0; /* no record: never a stale type after END or an error */
+    rec->bytes.n = rec->extra.n = 0;
     if (c->priv.stopped != PERFDATA_OK || left < 8) return perfdata__next_stopped(c, err, left, off);
     p = c->priv.range.p + c->priv.pos;
     rec->type = perfdata__ld32(p, big);
@@ -5070,8 +5071,11 @@ PERFDATA__PRIVATE int perfdata__r_fill_stage(perfdata_reader *r, perfdata_status
                 uint64_t extra = 0;
                 if (type == PERFDATA_RECORD_HEADER_TRACING_DATA || type == PERFDATA_RECORD_AUXTRACE) {
                     perfdata_record t;
-                    t.type = type; t.size = (uint16_t)want; t.offset = r->priv.stage_offset; t.big_endian = big;
+                    t.type = type; t.misc = 0; t.size = (uint16_t)want; t.offset = r->priv.stage_offset;
+                    t.big_endian = big; t.stream = 0;
+                    t.bytes.p = d; t.bytes.n = want; t.bytes.offset = t.offset;
                     t.body.p = d + 8; t.body.n = want - 8; t.body.offset = t.offset + 8;
+                    t.extra.p = d + want; t.extra.n = 0; t.extra.offset = t.offset + want;
                     if (perfdata__extra_size(&t, &extra, 0) != PERFDATA_OK) extra = 0; /* the cursor reports it */
                 }
                 if (extra > (uint64_t)((size_t)-1 - want - PERFDATA__BLOCK_HDR)) {
@@ -5496,6 +5500,10 @@ PERFDATA_DEF perfdata_status perfdata_reader_next(perfdata_reader *r, perfdata_r
     perfdata_status st;
     struct perfdata__block *b;
     rec->type = 0;
+    rec->bytes.p = 0;
+    rec->bytes.n = 0;
+    rec->stream = 0;
+    perfdata__ok(err);
     if (r->priv.ended) return perfdata__fail(err, PERFDATA_END, 0, 0, 0);
     if (r->priv.refused) {
         int zstd = r->priv.refused == PERFDATA_POOL_ZSTD && r->priv.have_back;

@@ -367,11 +367,11 @@ static int by_text(const void *pa, const void *pb) {
 
 /* "root;outer;...;inner count" per stack, sorted by text. */
 static void print_stacks(collapse_ctx *c) {
-    const stack_count **v = alloc(c->n ? c->n : 1, sizeof *v);
+    const stack_count **v = alloc(c->n ? c->n : 1, sizeof *v); /* NOLINT(bugprone-sizeof-expression): pointers */
     size_t i, j, n = 0;
     for (i = 0; i < c->cap; i++)
         if (c->table[i].frames) v[n++] = &c->table[i];
-    qsort(v, n, sizeof *v, by_text);
+    qsort(v, n, sizeof *v, by_text); /* NOLINT(bugprone-sizeof-expression): pointers */
     for (i = 0; i < n; i++) {
         if (!pd_filter_percent(&c->filter, v[i]->count, c->total)) continue;
         for (j = 0; j < v[i]->n; j++) {
