@@ -5491,7 +5491,8 @@ PERFDATA__PRIVATE perfdata_status perfdata__r_refused(perfdata_reader *r, perfda
         perfdata_ordered_flush(&r->priv.o, r->priv.refusals++ ? PERFDATA_FLUSH_ALL : PERFDATA_FLUSH_HALF);
         return PERFDATA_OK;
     }
-    perfdata__fail(err, PERFDATA_ERR_LIMIT, 0, 0, PERFDATA__MSG("out of memory: the caller gave no more"));
+    perfdata__fail(err, PERFDATA_ERR_LIMIT, r->priv.stage_len ? r->priv.stage_offset : perfdata_reader_position(r, 0),
+                   0, PERFDATA__MSG("out of memory: the caller gave no more"));
     if (err) err->detail = pool;
     return perfdata__r_final(r, PERFDATA_ERR_LIMIT, err);
 }

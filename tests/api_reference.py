@@ -709,30 +709,18 @@ def parse_declaration(src, hdr, e, code, zstd, leading, beside):
             it.doc = lead + head + side
         it.tag = tag
         return it
-    m = re.match(r'^typedef (.*?)\(\s*\*\s*(\w+)\s*\)\s*\((.*)\);$', code, re.S)
-    if m:
-        if private_name(m.group(2)):
-            return None
-        it = Item('callback', m.group(2), zstd)
-        it.proto = code
-        it.doc = lead + side
-        return it
-    m = re.match(r'^typedef (struct|union) (\w+) (\w+);$', code)
-    if m:
-        if private_name(m.group(3)):
-            return None
-        it = Item('opaque', m.group(3), zstd)
-        it.proto = code
-        it.doc = lead + side
-        return it
-    m = re.match(r'^typedef (.+?) (\w+);$', code)
-    if m:
-        if private_name(m.group(2)):
-            return None
-        it = Item('alias', m.group(2), zstd)
-        it.proto = code
-        it.doc = lead + side
-        return it
+    # other typedefs: (kind, pattern, the group that is the name)
+    for kind, pattern, group, flags in (('callback', r'^typedef (.*?)\(\s*\*\s*(\w+)\s*\)\s*\((.*)\);$', 2, re.S),
+                                        ('opaque', r'^typedef (struct|union) (\w+) (\w+);$', 3, 0),
+                                        ('alias', r'^typedef (.+?) (\w+);$', 2, 0)):
+        m = re.match(pattern, code, flags)
+        if m:
+            if private_name(m.group(group)):
+                return None
+            it = Item(kind, m.group(group), zstd)
+            it.proto = code
+            it.doc = lead + side
+            return it
     raise ParseError(f'line {e.l0}: statement not understood: {code[:80]!r}')
 
 

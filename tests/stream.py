@@ -332,6 +332,29 @@ def part_a(tool, work, seed, alias):
                       f'exit {ref[0]}, {short(ref[2])}')
                 compare(f'{what} -', ref, run_stdin(tool, args, data[:cut], seed + k), cpath, alias, seed + k)
             os.unlink(cpath)
+    hostile_streams(tool, seed + k + 1)
+
+
+def hostile_streams(tool, seed):
+    """Streams whose sizes come from the input: each ends with a message on
+    stderr and a non-zero exit, never a hang or an allocation the input
+    names."""
+    hdr = b'PERFILE2' + struct.pack('<Q', 16)
+    aux = struct.pack('<IHH', 71, 0, 48) + struct.pack('<QQQIIII', 1 << 32, 0, 0, 0, 0, 0, 0)  # 4 GiB payload
+    cases = [
+        ('an AUXTRACE payload of 4 GiB', hdr + aux + b'x' * 1000, b'more than the 256 MiB one buffer may take'),
+        ('a record of size 0', hdr + struct.pack('<IHH', 9, 0, 0) + bytes(64), b'record size below 8'),
+        ('10 bytes', hdr[:10], b'shorter than a perf.data header'),
+        ('nothing', b'', b'shorter than a perf.data header'),
+        ('a record cut in its header', hdr + struct.pack('<IHH', 68, 0, 8)[:5], b'record header truncated'),
+    ]
+    for k, (what, data, says) in enumerate(cases):
+        rc, out, err = run_stdin(tool, ['stat'], data, seed + k)
+        check(f'(a) hostile stream, {what}: stat - says so and exits non-zero', rc in (1, 3) and says in err,
+              f'exit {rc}, {short(err)}')
+    rc, out, err = run_stdin(tool, ['report'], hdr + struct.pack('<IHH', 68, 0, 8) * 1000000, seed)
+    check('(a) hostile stream, a million 8-byte records: report - reads them all', rc in (0, 3) and b'no samples' in err,
+          f'exit {rc}, {short(err)}')
 
 
 def part_b(tool, work, alias):

@@ -30,6 +30,10 @@ const char *pd_event_name(pd_session *s, size_t e) {
    such file: the window, a block and 32 bytes, and the decoder. */
 #define PD_ZSTD_LIMIT (((size_t)128 << 20) + 1 + PERFDATA_ZSTD_BLOCK_SIZE_MAX + 32 + sizeof(perfdata_zstd_dctx) + 16)
 
+/* The largest single buffer given: what a record spanning the pieces of a
+   stream (an AUXTRACE payload) or one chunk's output may need. */
+#define PD_BUFFER_MAX ((uint64_t)256 << 20)
+
 static void take_back(pd_session *s) {
     void *p;
     size_t n;
@@ -55,6 +59,13 @@ static int give(pd_session *s, const perfdata_error *err) {
     if (pool == PERFDATA_POOL_EVENTS && err->needed > n) {
         fprintf(stderr, "perfdata: %s: more than %d events in the pipe; the records stop there\n", s->path,
                 PD_STREAM_EVENTS);
+        perfdata_reader_give(&s->reader, (perfdata_pool)pool, NULL, 0, NULL);
+        return 0;
+    }
+    if (pool == PERFDATA_POOL_BUFFER && err->needed > PD_BUFFER_MAX) { /* a length from the input */
+        fprintf(stderr, "perfdata: %s: a record or chunk needs %llu MiB, more than the %u MiB one buffer may take\n",
+                s->path, (unsigned long long)(err->needed >> 20), (unsigned)(PD_BUFFER_MAX >> 20));
+        s->partial = 1;
         perfdata_reader_give(&s->reader, (perfdata_pool)pool, NULL, 0, NULL);
         return 0;
     }
