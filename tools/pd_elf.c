@@ -775,6 +775,12 @@ static pd_elf_status open_file_shared(const char *path, int want_symbols, struct
     }
     (*out)->mapping = map;
     (*out)->mapping_size = size;
+#ifdef MADV_DONTNEED
+    /* Reading the symbol tables made their pages resident: a system-wide
+       profile touches hundreds of binaries. The pages go back; the names
+       and sections looked at later come back from the page cache. */
+    madvise(map, size, MADV_DONTNEED);
+#endif
     (*out)->dev = (uint64_t)sb.st_dev;
     (*out)->ino = (uint64_t)sb.st_ino;
     if (opened) {
