@@ -4902,7 +4902,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__r_ask(perfdata_reader *r, perfdata_p
 }
 
 PERFDATA__PRIVATE int perfdata__r_in(const struct perfdata__block *b, const void *p) {
-    const unsigned char *q = (const unsigned char *)p, *d = PERFDATA__BLOCK_DATA(b);
+    const unsigned char *q = (const unsigned char *)p, *d = (const unsigned char *)b + PERFDATA__BLOCK_HDR;
     return q >= d && q < d + b->size;
 }
 
