@@ -42,9 +42,13 @@ saved to a file.
          synthesized records (up to FINISHED_INIT) once, then its recorded
          records over and over, each repetition's timestamps moved past
          the previous one's and a FINISHED_ROUND after each, as perf's
-         rounds would be. Checked first on 3 repetitions: dump must show
-         each repetition's records with the times moved as intended, stat
-         must count 3 times the samples.
+         rounds would be; the processes and threads born in those records
+         (a FORK's tid) are born anew in each repetition under new ids,
+         so that the stream has over a million short-lived processes, as
+         a long system-wide profile of a build has. Checked first on 3
+         repetitions: dump must show each repetition's records with the
+         times and the FORKs' ids moved as intended, stat must count 3
+         times the samples.
     The pipes are given 1 MiB buffers here. A child whose RSS passes 3 GiB
     is killed (the machine is shared), and one that runs for 10 minutes.
     The tools run under a small program that reports their ru_maxrss: a
@@ -84,11 +88,13 @@ KILL_RSS = 3 << 30           # bytes: a child past this is killed
 HARD_TIMEOUT = 600           # seconds: a child of (c) running longer is killed
 FIRST_RECORD_TIMEOUT = 10.0  # seconds
 RECORD_LINE = re.compile(rb'^.* 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_', re.M)
+FORK_LINE = re.compile(r'PERF_RECORD_FORK\((-?\d+):(-?\d+)\):\((-?\d+):(-?\d+)\)')  # (pid:tid):(ppid:ptid)
 DUMP_LINE = re.compile(r'^(-?\d+) (-?\d+) 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_([A-Z0-9_]+)', re.M)
 
 # record types and sample_type bits (include/uapi/linux/perf_event.h,
 # tools/perf/util/event.h)
-SAMPLE, HEADER_ATTR, FINISHED_ROUND, FINISHED_INIT = 9, 64, 68, 82
+MMAP, COMM, EXIT, FORK, SAMPLE, MMAP2 = 1, 3, 4, 7, 9, 10
+HEADER_ATTR, FINISHED_ROUND, FINISHED_INIT = 64, 68, 82
 S_IP, S_TID, S_TIME, S_ID, S_CPU, S_STREAM_ID, S_IDENTIFIER = 1, 2, 4, 64, 128, 512, 1 << 16
 SAMPLE_ID_ALL = 1 << 18      # attr.flags bit
 
@@ -631,7 +637,7 @@ def synthetic_parts(source):
     in_sample = 8 + 8 * bool(sample_type & S_IDENTIFIER) + 8 * bool(sample_type & S_IP) + 8 * bool(sample_type & S_TID)
     trailer = 8 * bin(id_bits).count('1')
     in_trailer = 8 * bool(sample_type & S_TID)
-    body, offsets, times = bytearray(), [], []
+    body, offsets, times, pid_fields = bytearray(), [], [], []
     for off, rtype, size in recs[init + 1:]:
         if rtype == FINISHED_ROUND:
             continue
@@ -640,27 +646,44 @@ def synthetic_parts(source):
         at = in_sample if rtype == SAMPLE else size - trailer + in_trailer
         offsets.append(len(body) + at)
         times.append(struct.unpack_from('<Q', source, off + at)[0])
+        # the u32 pid and tid fields: the sample's or the sample_id's
+        # (TID comes first among the id fields), and the record's own
+        tid_at = (8 + 8 * bool(sample_type & S_IDENTIFIER) + 8 * bool(sample_type & S_IP) if rtype == SAMPLE
+                  else size - trailer)
+        fields = [tid_at, tid_at + 4] if sample_type & S_TID else []
+        fields += {FORK: [8, 12, 16, 20], EXIT: [8, 12, 16, 20], COMM: [8, 12], MMAP: [8, 12], MMAP2: [8, 12]}.get(rtype, [])
+        pid_fields += [(len(body) + f, struct.unpack_from('<i', source, off + f)[0]) for f in fields]
         body += source[off:off + size]
     body += struct.pack('<IHH', FINISHED_ROUND, 0, 8)
-    return bytes(source[:recs[init][0] + recs[init][2]]), bytes(body), offsets, max(times) - min(times) + 1
+    # the processes and threads born in the body (a FORK's tid) are born
+    # anew in every repetition: their ids move by r * step
+    born = {struct.unpack_from('<i', body, o + 16)[0] for o, t, _ in records(body, 0) if t == FORK}
+    top = max([v for _, v in pid_fields] + [1])
+    pids = [o for o, v in pid_fields if v in born and v > 0]
+    return (bytes(source[:recs[init][0] + recs[init][2]]), bytes(body), offsets, max(times) - min(times) + 1,
+            pids, 1 << top.bit_length())
 
 
-def repeat(prefix, body, offsets, shift, reps):
+def repeat(prefix, body, offsets, shift, reps, pids=(), step=0):
     """prefix, then body reps times with every time field of repetition r
-    moved by r * shift: one big-integer sum per repetition (the fields are
-    little-endian and far from 2^64, so no carry leaves a field)."""
+    moved by r * shift, and every pid field in pids by r * step: one
+    big-integer sum per repetition (the fields are little-endian and far
+    from their tops, so no carry leaves a field)."""
+    if pids and reps * step > 1 << 31:
+        raise ValueError(f'{reps} repetitions of pids moved by {step} pass 2^31')
     yield prefix
     base = int.from_bytes(body, 'little')
     mask = sum(1 << (8 * o) for o in offsets)
+    pid_mask = sum(1 << (8 * o) for o in pids)
     for r in range(reps):
-        yield (base + r * shift * mask).to_bytes(len(body), 'little')
+        yield (base + r * shift * mask + r * step * pid_mask).to_bytes(len(body), 'little')
 
 
 def part_c_synthetic(tool, work, alias):
     src = os.path.join(DATA, 'sys-pipe.data.xz')
     source = lzma.decompress(open(src, 'rb').read())
     try:
-        prefix, body, offsets, shift = synthetic_parts(source)
+        prefix, body, offsets, shift, pids, step = synthetic_parts(source)
     except (ValueError, StopIteration) as e:
         check('(c) synthetic: sys-pipe.data splits into a prefix and records to repeat', False, str(e))
         return
@@ -668,7 +691,7 @@ def part_c_synthetic(tool, work, alias):
     # repetition's records with their times moved by the shift, and all
     # of a repetition after all of the previous one
     small = os.path.join(work, 'synthetic-3.data')
-    open(small, 'wb').write(b''.join(repeat(prefix, body, offsets, shift, 3)))
+    open(small, 'wb').write(b''.join(repeat(prefix, body, offsets, shift, 3, pids, step)))
     rc, out, err = run_path(tool, ['dump'], small)
     lines = DUMP_LINE.findall(out.decode('utf-8', 'replace'))
     nprefix = len(records(prefix))
@@ -681,6 +704,17 @@ def part_c_synthetic(tool, work, alias):
             min(int(x[1]) for x in reps[r] if x[2] != 'FINISHED_ROUND')
     check('(c) synthetic: 3 repetitions dump with each repetition\'s times moved past the previous one\'s', ok,
           f'exit {rc}, {len(lines)} record lines, {short(err)}')
+    text = [m.group(0) for m in re.finditer(r'^-?\d+ -?\d+ 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_.*$',
+                                            out.decode('utf-8', 'replace'), re.M)]
+    n = len(offsets) + 1
+    forks = [[tuple(int(x) for x in m.groups()) for m in map(FORK_LINE.search, text[nprefix + i * n:nprefix + (i + 1) * n]) if m]
+             for i in range(3)]
+    ok = len(text) == len(lines) and len(forks[0]) > 0
+    for r in (1, 2):
+        ok = ok and len(forks[r]) == len(forks[0]) and all(b[1] == a[1] + r * step and b[0] in (a[0], a[0] + r * step)
+                                                           for a, b in zip(forks[0], forks[r]))
+    check('(c) synthetic: the FORKs of each repetition make new threads (their tids moved)', ok,
+          f'{[len(f) for f in forks]} FORKs, step {step}')
     n1 = sum(1 for off, t, s in records(body, 0) if t == SAMPLE)
     rc, out, err = run_path(tool, ['stat'], small)
     m = re.search(rb'^\s*SAMPLE events:\s*(\d+)', out, re.M)
@@ -690,7 +724,7 @@ def part_c_synthetic(tool, work, alias):
     reps = -(-(GIB - len(prefix)) // len(body))
     save = os.path.join(work, 'synthetic.data')
     try:
-        kids, total, seconds = fan_out(tool, repeat(prefix, body, offsets, shift, reps), save)
+        kids, total, seconds = fan_out(tool, repeat(prefix, body, offsets, shift, reps, pids, step), save)
         judge(tool, alias, f'synthetic stream ({reps} repetitions of sys-pipe.data\'s records)', kids, total, seconds,
               save, True)
     finally:

@@ -427,6 +427,73 @@ TEST(threads_share_process_maps) {
     pd_state_free(&st);
 }
 
+/* Threads that come and go: the table holds the live ones and the last
+   PD_STATE_EXITED_KEPT exited (whole, maps and comm, for their late
+   samples); an older exited thread goes with its maps, unless pinned or
+   born again under its tid. */
+TEST(exited_threads_go_after_a_window) {
+    pd_state st;
+    pd_thread *t;
+    pd_map_entry e;
+    int32_t tid, i;
+    const int32_t n = 50 * PD_STATE_EXITED_KEPT;
+    pd_state_init(&st);
+    memset(&e, 0, sizeof e);
+    e.name = pd_state_intern(&st, "/bin/x", 6);
+    e.start = 0x400000; e.end = 0x401000;
+    t = pd_state_thread(&st, 5, 5); /* long-lived, never exits */
+    pd_state_thread(&st, 7, 7)->comm = pd_state_intern(&st, "pinned", 6);
+    pd_state_pin(pd_state_thread(&st, 7, 7));
+    thread_exited(&st, 7);
+    for (tid = 100; tid < 100 + n; tid++) {
+        t = pd_state_thread(&st, tid, tid);
+        maps_insert(&st, t->maps, &e);
+        t->comm = pd_state_intern(&st, "short", 5);
+        thread_exited(&st, tid);
+        /* just after its EXIT a thread is whole: its late samples resolve */
+        t = pd_state_thread(&st, tid, tid);
+        if (!CHECK(t->comm && !strcmp(t->comm, "short") && pd_state_find_map(&st, t, PERFDATA_MISC_USER, 0x400800)))
+            break;
+        if (tid % 1000 == 0 && !CHECK(st.nthreads <= PD_STATE_EXITED_KEPT + 3)) break;
+    }
+    CHECK(st.nthreads <= PD_STATE_EXITED_KEPT + 3);
+    CHECK(st.cap <= 8 * PD_STATE_EXITED_KEPT); /* the table did not grow with every thread seen */
+    /* the last PD_STATE_EXITED_KEPT are still there, the one before is not */
+    CHECK(find_thread(&st, 100 + n - PD_STATE_EXITED_KEPT) != NULL);
+    CHECK(find_thread(&st, 100 + n - PD_STATE_EXITED_KEPT - 1) == NULL);
+    CHECK(find_thread(&st, 5) != NULL);
+    t = find_thread(&st, 7);
+    CHECK(t && t->comm && !strcmp(t->comm, "pinned"));
+    /* every thread left is still found where a lookup starts (no hole the
+       removals left breaks a probe run) */
+    for (i = 0; i < (int32_t)st.cap; i++)
+        if (st.threads[i].used && !CHECK(find_thread(&st, st.threads[i].tid) == &st.threads[i])) break;
+    pd_state_free(&st);
+    /* a tid born again after its EXIT is a new thread: the old one's turn
+       to go does not take it */
+    pd_state_init(&st);
+    pd_state_thread(&st, 42, 42);
+    thread_exited(&st, 42);
+    t = pd_state_thread(&st, 42, 42);
+    t->exited = 0; /* what a FORK of tid 42 does */
+    t->serial = ++st.serials;
+    for (tid = 1000; tid < 1000 + 2 * PD_STATE_EXITED_KEPT; tid++) {
+        pd_state_thread(&st, tid, tid);
+        thread_exited(&st, tid);
+    }
+    CHECK(find_thread(&st, 42) != NULL);
+    /* keep_exited keeps them all */
+    pd_state_free(&st);
+    pd_state_init(&st);
+    st.keep_exited = 1;
+    for (tid = 1000; tid < 1000 + 2 * PD_STATE_EXITED_KEPT; tid++) {
+        pd_state_thread(&st, tid, tid);
+        thread_exited(&st, tid);
+    }
+    CHECK_EQ_U64(st.nthreads, 2 * PD_STATE_EXITED_KEPT);
+    pd_state_free(&st);
+}
+
 /* --- kernel symbols -------------------------------------------------------- */
 
 typedef struct ref_ksym { uint64_t addr, len; } ref_ksym;
@@ -587,6 +654,7 @@ int main(int argc, char **argv) {
     RUN_TEST(fork_shares_and_children_change_alone);
     RUN_TEST(fork_storm_costs_paths);
     RUN_TEST(threads_share_process_maps);
+    RUN_TEST(exited_threads_go_after_a_window);
     RUN_TEST(ksyms_first_recorded_wins);
     RUN_TEST(ksyms_stay_linear);
     RUN_TEST(thread_table_spreads_crafted_tids);

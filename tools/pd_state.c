@@ -311,11 +311,13 @@ static pd_comm *new_cell(pd_state *st, const char *str) {
     return c;
 }
 
-/* perf's __thread__set_comm: the first name overrides the ":TID" one. */
-static void set_comm(pd_state *st, pd_thread *t, const char *name) {
+/* perf's __thread__set_comm: the first name overrides the ":TID" one. A
+   later name is a new comm: its cell is made when asked for, as most
+   threads' cells never are. */
+static void set_comm(pd_thread *t, const char *name) {
     t->comm = name;
     if (!t->comm_set && t->cell) t->cell->str = name;
-    else t->cell = new_cell(st, name);
+    else t->cell = NULL;
     t->comm_set = 1;
 }
 
@@ -344,6 +346,7 @@ void pd_state_free(pd_state *st) {
     for (i = 0; i < st->cap; i++)
         if (st->threads[i].used) maps_put(st->threads[i].maps);
     free(st->threads);
+    free(st->exited);
     node_put(st->kernel.root);
     node_put(st->ksym_owner);
     node_put(st->ksym_union);
@@ -382,6 +385,30 @@ static pd_thread *find_thread(pd_state *st, int32_t tid) {
     return NULL;
 }
 
+/* Takes the thread at slot i out of the table: the entries after it in its
+   run move back where a lookup would no longer reach them (linear probing's
+   deletion), so pointers to threads are stale after it. */
+static void remove_slot(pd_state *st, size_t i) {
+    size_t mask = st->cap - 1, j = i, home;
+    maps_put(st->threads[i].maps);
+    st->nthreads--;
+    for (;;) {
+        st->threads[i].used = 0;
+        for (;;) {
+            j = (j + 1) & mask;
+            if (!st->threads[j].used) return;
+            home = slot_of(st->threads[j].tid, st->cap);
+            /* j stays where it is when its home lies in (i, j], cyclically */
+            if (i <= j ? (i < home && home <= j) : (i < home || home <= j)) continue;
+            break;
+        }
+        st->threads[i] = st->threads[j];
+        i = j;
+    }
+}
+
+void pd_state_pin(pd_thread *t) { t->pinned = 1; }
+
 /* perf's machine__findnew_thread: a thread seen first in a sample gets the
    maps of its process leader (found by pid), or new ones. */
 pd_thread *pd_state_thread(pd_state *st, int32_t pid, int32_t tid) {
@@ -395,13 +422,15 @@ pd_thread *pd_state_thread(pd_state *st, int32_t pid, int32_t tid) {
     for (s = slot_of(tid, st->cap); st->threads[s].used; s = (s + 1) & (st->cap - 1)) {}
     t = &st->threads[s];
     t->used = 1;
+    t->exited = t->pinned = 0;
+    t->serial = ++st->serials;
     t->pid = pid;
     t->tid = tid;
     /* perf's idle thread (machine__idle_thread) is named swapper */
     t->comm = NULL;
     t->cell = NULL;
     t->comm_set = 0;
-    if (tid == 0) set_comm(st, t, pd_state_intern(st, "swapper", 7));
+    if (tid == 0) set_comm(t, pd_state_intern(st, "swapper", 7));
     t->maps = NULL;
     st->nthreads++;
     leader = pid != tid && pid != -1 ? find_thread(st, pid) : NULL;
@@ -473,7 +502,7 @@ static void on_comm(pd_state *st, const perfdata_file *f, const perfdata_record 
     t = pd_state_thread(st, (int32_t)c.pid, (int32_t)c.tid);
     /* As perf does, an exec keeps the maps: the new program's MMAPs replace
        whatever they overlap (maps_insert), which is what matters for samples. */
-    set_comm(st, t, pd_state_intern(st, (const char *)c.comm.p, c.comm.n));
+    set_comm(t, pd_state_intern(st, (const char *)c.comm.p, c.comm.n));
 }
 
 static void on_fork(pd_state *st, const perfdata_file *f, const perfdata_record *rec) {
@@ -494,7 +523,9 @@ static void on_fork(pd_state *st, const perfdata_file *f, const perfdata_record 
     child->comm = NULL;
     child->cell = NULL;
     child->comm_set = 0;
-    if (parent->comm_set && parent->comm) set_comm(st, child, parent->comm);
+    child->exited = child->pinned = 0;
+    child->serial = ++st->serials;
+    if (parent->comm_set && parent->comm) set_comm(child, parent->comm);
     if (k.pid == k.ppid) { /* a thread: the process's maps */
         parent->maps->refs++;
         maps_put(child->maps);
@@ -504,6 +535,33 @@ static void on_fork(pd_state *st, const perfdata_file *f, const perfdata_record 
         maps_put(child->maps);
         child->maps = m;
     }
+}
+
+/* perf keeps an exited thread for the samples taken on its way out, which
+   come after its EXIT and may still hold user frames; this keeps the last
+   PD_STATE_EXITED_KEPT exited threads whole, and an older one goes with
+   its maps (freed with the last thread that held them). */
+static void thread_exited(pd_state *st, int32_t tid) {
+    pd_thread *t;
+    if (st->keep_exited || !(t = find_thread(st, tid)) || t->exited || t->tid == 0) return;
+    t->exited = 1;
+    if (!st->exited && !(st->exited = (pd_exited *)malloc(PD_STATE_EXITED_KEPT * sizeof *st->exited))) pd_nomem();
+    if (st->nexited == PD_STATE_EXITED_KEPT) { /* the oldest goes, unless it came back or is pinned */
+        pd_thread *old = find_thread(st, st->exited[st->exited_head].tid);
+        if (old && old->serial == st->exited[st->exited_head].serial && old->exited && !old->pinned)
+            remove_slot(st, (size_t)(old - st->threads));
+        st->exited_head = (st->exited_head + 1) % PD_STATE_EXITED_KEPT;
+        st->nexited--;
+        t = find_thread(st, tid); /* the removal may have moved it */
+    }
+    st->exited[(st->exited_head + st->nexited) % PD_STATE_EXITED_KEPT].tid = t->tid;
+    st->exited[(st->exited_head + st->nexited) % PD_STATE_EXITED_KEPT].serial = t->serial;
+    st->nexited++;
+}
+
+static void on_task_exit(pd_state *st, const perfdata_file *f, const perfdata_record *rec) {
+    perfdata_task k;
+    if (perfdata_decode_task(f, rec, &k, NULL) == PERFDATA_OK) thread_exited(st, (int32_t)k.tid);
 }
 
 /* A KSYMBOL's symbol (the record decoded). */
@@ -533,6 +591,7 @@ void pd_state_update(pd_state *st, const perfdata_file *f, const perfdata_record
     case PERFDATA_RECORD_COMM: on_comm(st, f, rec); break;
     case PERFDATA_RECORD_FORK: on_fork(st, f, rec); break;
     case PERFDATA_RECORD_KSYMBOL: on_ksymbol(st, f, rec); break;
-    default: break; /* EXIT: perf keeps the thread for late samples */
+    case PERFDATA_RECORD_EXIT: on_task_exit(st, f, rec); break;
+    default: break;
     }
 }

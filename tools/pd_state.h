@@ -10,7 +10,16 @@
    a kernel symbol in O(log n); an MMAP costs O(log n) time and memory,
    what it overlaps included; a FORK costs O(1): the child shares its
    parent's maps, and a change to either copies only the O(log n) nodes on
-   its path (pd_state.c). */
+   its path (pd_state.c).
+
+   Memory grows with the threads alive at once, not with those that have
+   come and gone: an exited thread stays whole, as perf keeps it, for the
+   samples taken on its way out (they follow its EXIT, user frames and
+   all), until PD_STATE_EXITED_KEPT more threads have exited; then it goes,
+   and its process's maps with the last thread that held them. A thread a
+   caller pins stays (with its maps and last comm), and keep_exited keeps
+   every exited thread, as perf does, for a listing of every process at the
+   end. A comm cell is made only when a caller asks for one. */
 #ifndef PD_STATE_H
 #define PD_STATE_H
 
@@ -53,8 +62,16 @@ typedef struct pd_thread {
     pd_comm *cell;             /* the current command as perf's struct comm, or NULL */
     int comm_set;              /* a COMM (or a fork from a named parent) named it */
     pd_maps *maps;             /* shared by the threads of a process */
-    int used;
+    uint64_t serial;           /* this thread's, unlike a later one with its tid */
+    unsigned char used;
+    unsigned char exited;      /* an EXIT was seen: it goes PD_STATE_EXITED_KEPT exits later */
+    unsigned char pinned;      /* kept whatever happens (pd_state_pin) */
 } pd_thread;
+
+/* How many exited threads are kept whole for their late samples. */
+#define PD_STATE_EXITED_KEPT 1024
+
+typedef struct pd_exited { int32_t tid; uint64_t serial; } pd_exited;
 
 typedef struct pd_state_ksym { uint64_t addr, len; const char *name; } pd_state_ksym;
 
@@ -68,6 +85,10 @@ typedef struct pd_state {
     pd_map_node *ksym_union;   /* the union of the ksyms' ranges, as disjoint runs */
     pd_intern strings;         /* every name: equal names are one pointer */
     pd_comm *cells;
+    int keep_exited;           /* set before the walk: exited threads keep their maps and stay */
+    pd_exited *exited;         /* a ring of the exited threads still kept */
+    size_t exited_head, nexited;
+    uint64_t serials;          /* the last pd_thread.serial given */
     uint64_t gen;              /* the last pd_maps.gen given */
     uint64_t prng;             /* the tree nodes' priorities */
 } pd_state;
@@ -77,6 +98,10 @@ void pd_state_free(pd_state *st);
 /* Feeds one record (in time order); samples are ignored here. */
 void pd_state_update(pd_state *st, const perfdata_file *f, const perfdata_record *rec);
 pd_thread *pd_state_thread(pd_state *st, int32_t pid, int32_t tid);
+/* Keeps the thread after its EXIT for as long as the state lives, for a
+   caller that reads its comm at the end. A pd_thread pointer holds until
+   the next pd_state_update or pd_state_thread only. */
+void pd_state_pin(pd_thread *t);
 /* The map containing ip for a sample of this cpumode (misc & 7), or NULL. */
 const pd_map_entry *pd_state_find_map(pd_state *st, pd_thread *t, unsigned cpumode, uint64_t ip);
 /* The KSYMBOL holding ip: of those that cover it, the first recorded

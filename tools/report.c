@@ -57,6 +57,7 @@ typedef struct report_ctx {
     pd_state st;
     pd_symbolizer sym;
     int keys[KEY_MAX], nkeys;
+    int pin_threads;                /* sorted by pid: rows name their thread's last comm */
     entry *v;                       /* every row, in the order they were made */
     size_t n, capv;
     size_t *root;                   /* per event: perf's hists->entries_in tree */
@@ -507,6 +508,7 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     }
     if (r->filter.active && !pd_filter_sample(&r->filter, &s)) return;
     t = pd_state_thread(&r->st, (int32_t)s.pid, (int32_t)s.tid);
+    if (r->pin_threads) pd_state_pin(t); /* its rows show its last comm at the end */
     pd_sym_resolve(&r->sym, &r->st, t, rec->misc & PERFDATA_MISC_CPUMODE_MASK, s.ip, &res);
     memset(&e, 0, sizeof e);
     e.event = s.event;
@@ -971,6 +973,8 @@ int pd_cmd_report(int argc, char **argv) {
     }
     r.s = &s;
     pd_state_init(&r.st);
+    r.st.keep_exited = r.csv_dir != NULL; /* processes.csv lists every process's maps */
+    for (i = 0; i < (size_t)r.nkeys; i++) r.pin_threads |= r.keys[i] == KEY_PID;
     pd_sym_init(&r.sym, s.file);
     r.sym.kallsyms_path = kallsyms;
     r.sym.search.symfs = symfs;
