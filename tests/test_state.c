@@ -429,8 +429,8 @@ TEST(threads_share_process_maps) {
 
 /* Threads that come and go: the table holds the live ones and the last
    PD_STATE_EXITED_KEPT exited (whole, maps and comm, for their late
-   samples); an older exited thread goes with its maps, unless pinned or
-   born again under its tid. */
+   samples); an older exited thread goes with its maps, unless born again
+   under its tid; its last-comm cell stays, with its last command. */
 TEST(exited_threads_go_after_a_window) {
     pd_state st;
     pd_thread *t;
@@ -442,8 +442,12 @@ TEST(exited_threads_go_after_a_window) {
     e.name = pd_state_intern(&st, "/bin/x", 6);
     e.start = 0x400000; e.end = 0x401000;
     t = pd_state_thread(&st, 5, 5); /* long-lived, never exits */
-    pd_state_thread(&st, 7, 7)->comm = pd_state_intern(&st, "pinned", 6);
-    pd_state_pin(pd_state_thread(&st, 7, 7));
+    const pd_comm *last;
+    pd_state_thread(&st, 7, 7);
+    last = pd_state_last_comm(&st, pd_state_thread(&st, 7, 7));
+    CHECK(!strcmp(last->str, ":7"));
+    set_comm(pd_state_thread(&st, 7, 7), pd_state_intern(&st, "first", 5));
+    set_comm(pd_state_thread(&st, 7, 7), pd_state_intern(&st, "second", 6));
     thread_exited(&st, 7);
     for (tid = 100; tid < 100 + n; tid++) {
         t = pd_state_thread(&st, tid, tid);
@@ -462,8 +466,8 @@ TEST(exited_threads_go_after_a_window) {
     CHECK(find_thread(&st, 100 + n - PD_STATE_EXITED_KEPT) != NULL);
     CHECK(find_thread(&st, 100 + n - PD_STATE_EXITED_KEPT - 1) == NULL);
     CHECK(find_thread(&st, 5) != NULL);
-    t = find_thread(&st, 7);
-    CHECK(t && t->comm && !strcmp(t->comm, "pinned"));
+    CHECK(find_thread(&st, 7) == NULL);
+    CHECK(!strcmp(last->str, "second")); /* the cell outlives the thread */
     /* every thread left is still found where a lookup starts (no hole the
        removals left breaks a probe run) */
     for (i = 0; i < (int32_t)st.cap; i++)

@@ -316,9 +316,15 @@ static pd_comm *new_cell(pd_state *st, const char *str) {
    threads' cells never are. */
 static void set_comm(pd_thread *t, const char *name) {
     t->comm = name;
+    if (t->last) t->last->str = name;
     if (!t->comm_set && t->cell) t->cell->str = name;
     else t->cell = NULL;
     t->comm_set = 1;
+}
+
+const pd_comm *pd_state_last_comm(pd_state *st, pd_thread *t) {
+    if (!t->last) t->last = new_cell(st, pd_state_comm(st, t));
+    return t->last;
 }
 
 pd_comm *pd_state_comm_cell(pd_state *st, pd_thread *t) {
@@ -407,8 +413,6 @@ static void remove_slot(pd_state *st, size_t i) {
     }
 }
 
-void pd_state_pin(pd_thread *t) { t->pinned = 1; }
-
 /* perf's machine__findnew_thread: a thread seen first in a sample gets the
    maps of its process leader (found by pid), or new ones. */
 pd_thread *pd_state_thread(pd_state *st, int32_t pid, int32_t tid) {
@@ -422,13 +426,13 @@ pd_thread *pd_state_thread(pd_state *st, int32_t pid, int32_t tid) {
     for (s = slot_of(tid, st->cap); st->threads[s].used; s = (s + 1) & (st->cap - 1)) {}
     t = &st->threads[s];
     t->used = 1;
-    t->exited = t->pinned = 0;
+    t->exited = 0;
     t->serial = ++st->serials;
     t->pid = pid;
     t->tid = tid;
     /* perf's idle thread (machine__idle_thread) is named swapper */
     t->comm = NULL;
-    t->cell = NULL;
+    t->cell = t->last = NULL;
     t->comm_set = 0;
     if (tid == 0) set_comm(t, pd_state_intern(st, "swapper", 7));
     t->maps = NULL;
@@ -521,9 +525,9 @@ static void on_fork(pd_state *st, const perfdata_file *f, const perfdata_record 
        left with its tid is removed) and thread__fork names it after a
        named parent */
     child->comm = NULL;
-    child->cell = NULL;
+    child->cell = child->last = NULL;
     child->comm_set = 0;
-    child->exited = child->pinned = 0;
+    child->exited = 0;
     child->serial = ++st->serials;
     if (parent->comm_set && parent->comm) set_comm(child, parent->comm);
     if (k.pid == k.ppid) { /* a thread: the process's maps */
@@ -546,9 +550,9 @@ static void thread_exited(pd_state *st, int32_t tid) {
     if (st->keep_exited || !(t = find_thread(st, tid)) || t->exited || t->tid == 0) return;
     t->exited = 1;
     if (!st->exited && !(st->exited = (pd_exited *)malloc(PD_STATE_EXITED_KEPT * sizeof *st->exited))) pd_nomem();
-    if (st->nexited == PD_STATE_EXITED_KEPT) { /* the oldest goes, unless it came back or is pinned */
+    if (st->nexited == PD_STATE_EXITED_KEPT) { /* the oldest goes, unless its tid was born again */
         pd_thread *old = find_thread(st, st->exited[st->exited_head].tid);
-        if (old && old->serial == st->exited[st->exited_head].serial && old->exited && !old->pinned)
+        if (old && old->serial == st->exited[st->exited_head].serial && old->exited)
             remove_slot(st, (size_t)(old - st->threads));
         st->exited_head = (st->exited_head + 1) % PD_STATE_EXITED_KEPT;
         st->nexited--;

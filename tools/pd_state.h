@@ -16,10 +16,12 @@
    come and gone: an exited thread stays whole, as perf keeps it, for the
    samples taken on its way out (they follow its EXIT, user frames and
    all), until PD_STATE_EXITED_KEPT more threads have exited; then it goes,
-   and its process's maps with the last thread that held them. A thread a
-   caller pins stays (with its maps and last comm), and keep_exited keeps
-   every exited thread, as perf does, for a listing of every process at the
-   end. A comm cell is made only when a caller asks for one. */
+   and its process's maps with the last thread that held them (what a
+   caller needs of it later, it keeps: pd_state_last_comm); keep_exited
+   keeps every exited thread, as perf does, for a listing of every process
+   at the end. A comm cell is made only when a caller asks for one. A
+   pd_thread pointer holds until the next pd_state_update or
+   pd_state_thread. */
 #ifndef PD_STATE_H
 #define PD_STATE_H
 
@@ -60,12 +62,12 @@ typedef struct pd_thread {
     int32_t pid, tid;
     const char *comm;          /* interned; NULL until a COMM (tid 0: "swapper") */
     pd_comm *cell;             /* the current command as perf's struct comm, or NULL */
+    pd_comm *last;             /* its last command, kept up to date, or NULL (pd_state_last_comm) */
     int comm_set;              /* a COMM (or a fork from a named parent) named it */
     pd_maps *maps;             /* shared by the threads of a process */
     uint64_t serial;           /* this thread's, unlike a later one with its tid */
     unsigned char used;
     unsigned char exited;      /* an EXIT was seen: it goes PD_STATE_EXITED_KEPT exits later */
-    unsigned char pinned;      /* kept whatever happens (pd_state_pin) */
 } pd_thread;
 
 /* How many exited threads are kept whole for their late samples. */
@@ -98,10 +100,10 @@ void pd_state_free(pd_state *st);
 /* Feeds one record (in time order); samples are ignored here. */
 void pd_state_update(pd_state *st, const perfdata_file *f, const perfdata_record *rec);
 pd_thread *pd_state_thread(pd_state *st, int32_t pid, int32_t tid);
-/* Keeps the thread after its EXIT for as long as the state lives, for a
-   caller that reads its comm at the end. A pd_thread pointer holds until
-   the next pd_state_update or pd_state_thread only. */
-void pd_state_pin(pd_thread *t);
+/* A cell that holds the thread's command as it changes, to its last one,
+   after the thread has left the table too (perf's thread__comm_str at the
+   end, for a row that keeps its first sample's thread). */
+const pd_comm *pd_state_last_comm(pd_state *st, pd_thread *t);
 /* The map containing ip for a sample of this cpumode (misc & 7), or NULL. */
 const pd_map_entry *pd_state_find_map(pd_state *st, pd_thread *t, unsigned cpumode, uint64_t ip);
 /* The KSYMBOL holding ip: of those that cover it, the first recorded

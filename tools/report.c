@@ -34,6 +34,7 @@ typedef struct entry {
     const char *comm;               /* the command at the sample (for the filters) */
     const pd_comm *cell;            /* the command as perf shows it: renamed by a thread's
                                        first COMM (perf's comm__override) */
+    const pd_comm *last;            /* its first sample's thread's command, to the last */
     int32_t pid, tid;
     const char *dso;
     int mapped;                     /* the address had a map (perf's he->ms.map) */
@@ -57,7 +58,6 @@ typedef struct report_ctx {
     pd_state st;
     pd_symbolizer sym;
     int keys[KEY_MAX], nkeys;
-    int pin_threads;                /* sorted by pid: rows name their thread's last comm */
     entry *v;                       /* every row, in the order they were made */
     size_t n, capv;
     size_t *root;                   /* per event: perf's hists->entries_in tree */
@@ -204,6 +204,8 @@ static void add(report_ctx *r, const entry *e) {
     new_row(r);
     r->v[r->n] = *e;
     r->v[r->n].merged = 0;
+    /* the row keeps its first sample's thread, whose command it shows at the end */
+    r->v[r->n].last = pd_state_last_comm(&r->st, pd_state_thread(&r->st, e->pid, e->tid));
     link_node(r->v, root, r->n, parent, cmp);
     r->n++;
 }
@@ -508,7 +510,6 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     }
     if (r->filter.active && !pd_filter_sample(&r->filter, &s)) return;
     t = pd_state_thread(&r->st, (int32_t)s.pid, (int32_t)s.tid);
-    if (r->pin_threads) pd_state_pin(t); /* its rows show its last comm at the end */
     pd_sym_resolve(&r->sym, &r->st, t, rec->misc & PERFDATA_MISC_CPUMODE_MASK, s.ip, &res);
     memset(&e, 0, sizeof e);
     e.event = s.event;
@@ -626,7 +627,8 @@ static void convert_unit(uint64_t v, uint64_t *out, char *unit) {
 /* The command perf shows in the pid column and sizes the columns by: the
    entry's thread's command at the end (thread__comm_str). */
 static const char *thread_comm(report_ctx *r, const entry *e) {
-    return pd_state_comm(&r->st, pd_state_thread(&r->st, e->pid, e->tid));
+    (void)r;
+    return e->last->str;
 }
 
 /* Column widths as perf's hists__calc_col_len: the widest value or the
@@ -974,7 +976,6 @@ int pd_cmd_report(int argc, char **argv) {
     r.s = &s;
     pd_state_init(&r.st);
     r.st.keep_exited = r.csv_dir != NULL; /* processes.csv lists every process's maps */
-    for (i = 0; i < (size_t)r.nkeys; i++) r.pin_threads |= r.keys[i] == KEY_PID;
     pd_sym_init(&r.sym, s.file);
     r.sym.kallsyms_path = kallsyms;
     r.sym.search.symfs = symfs;
