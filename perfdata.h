@@ -609,7 +609,8 @@ PERFDATA_API perfdata_status perfdata_feature_string(const perfdata_file *f, uns
 PERFDATA_API size_t perfdata_id_index_needed(const perfdata_file *f);
 PERFDATA_API perfdata_status perfdata_set_id_index(perfdata_file *f, perfdata_id_entry *entries,
                                                    size_t cap, perfdata_error *err);
-/* The event an id belongs to, or -1. */
+/* The event an id belongs to, or -1. An event is a `long` index into
+   f->events wherever the API takes or gives one, -1 meaning none. */
 PERFDATA_API long perfdata_find_event(const perfdata_file *f, uint64_t id);
 
 /* Decodes an attr stored at `bytes` (attr.size, then as much as it says). */
@@ -666,7 +667,7 @@ PERFDATA_API const char *perfdata_record_name(uint32_t type);
    the file's cursor has passed, else built from type and config with perf's
    modifiers (e.g. "cycles:u", "cpu-clock:ppp", "L1-dcache-load-misses",
    "r1234", "mem:0x1000:rw"). Returns buf. */
-PERFDATA_API const char *perfdata_event_name(const perfdata_file *f, size_t event, char *buf, size_t len);
+PERFDATA_API const char *perfdata_event_name(const perfdata_file *f, long event, char *buf, size_t len);
 
 /* The event a record belongs to (perf's rules: IDENTIFIER, else the ID
    position shared by every event, else the only event). Returns the event
@@ -787,7 +788,8 @@ typedef struct perfdata_branch_entry {
     uint64_t from;
     uint64_t to;
     uint64_t flags;           /* normalised to the little-endian bit layout */
-    unsigned mispred, predicted, in_tx, abort, cycles, type, spec, new_type, priv;
+    unsigned mispred, predicted, in_tx, abort, cycles, type, spec, new_type;
+    unsigned privilege;       /* the kernel's priv bits: PERF_BR_PRIV_* */
 } perfdata_branch_entry;
 
 typedef struct perfdata_branch_stack {
@@ -962,7 +964,10 @@ typedef struct perfdata_id_index {
     int big_endian;
 } perfdata_id_index;
 PERFDATA_API perfdata_id_index_entry perfdata_id_index_at(const perfdata_id_index *x, size_t i);
-typedef struct perfdata_auxtrace_info { uint32_t type, reserved; perfdata_u64s priv; } perfdata_auxtrace_info;
+typedef struct perfdata_auxtrace_info {
+    uint32_t type, reserved;
+    perfdata_u64s data;                 /* the PMU's own u64s (perf's priv[]) */
+} perfdata_auxtrace_info;
 typedef struct perfdata_auxtrace {
     uint64_t size, offset, reference;
     uint32_t idx, tid, cpu, reserved;
@@ -1027,8 +1032,10 @@ typedef struct perfdata_bpf_metadata {
     uint64_t nr_entries;
     perfdata_view entries;              /* {key[64], value[256]} each */
 } perfdata_bpf_metadata;
-PERFDATA_API void perfdata_bpf_metadata_at(const perfdata_bpf_metadata *m, size_t i,
-                                           perfdata_view *key, perfdata_view *value);
+typedef struct perfdata_bpf_metadata_entry { perfdata_view key, value; } perfdata_bpf_metadata_entry;
+/* Entry i (i < nr_entries), its strings up to their NUL; both empty past
+   the end. */
+PERFDATA_API perfdata_bpf_metadata_entry perfdata_bpf_metadata_at(const perfdata_bpf_metadata *m, size_t i);
 typedef struct perfdata_schedstat {     /* SCHEDSTAT_CPU and SCHEDSTAT_DOMAIN */
     uint64_t timestamp;
     uint32_t cpu;
@@ -1175,8 +1182,12 @@ PERFDATA_API perfdata_status perfdata_decode_feat_bpf_btf(perfdata_view sec, int
 PERFDATA_API perfdata_status perfdata_decode_feat_cpu_pmu_caps(perfdata_view sec, int big_endian, perfdata_feat_list *out, perfdata_error *err);
 PERFDATA_API perfdata_status perfdata_decode_feat_hybrid_topology(perfdata_view sec, int big_endian, perfdata_feat_list *out, perfdata_error *err);
 PERFDATA_API perfdata_status perfdata_decode_feat_pmu_caps(perfdata_view sec, int big_endian, perfdata_feat_list *out, perfdata_error *err);
-/* BUILD_ID: a sequence of HEADER_BUILD_ID records. */
-PERFDATA_API int perfdata_build_id_next(perfdata_view sec, int big_endian, size_t *state, perfdata_build_id *out);
+/* BUILD_ID: HEADER_BUILD_ID records one after another, without a count:
+   nr is how many are whole. A section that ends inside a record, or holds
+   one perfdata_decode_build_id refuses, is TRUNCATED at that record, with
+   the records before it in *out. */
+PERFDATA_API perfdata_status perfdata_decode_feat_build_id(perfdata_view sec, int big_endian, perfdata_feat_list *out, perfdata_error *err);
+PERFDATA_API int perfdata_build_id_next(const perfdata_feat_list *l, size_t *state, perfdata_build_id *out);
 
 /* CPU_DOMAIN_INFO (perf sched stats, 2025+): u32 schedstat_version, u32
    max_sched_domains, then per cpu that has domains {u32 cpu; u32
@@ -2934,7 +2945,7 @@ PERFDATA_DEF perfdata_branch_entry perfdata_branch_at(const perfdata_branch_stac
     e.type = (unsigned)((fl >> 20) & 0xfu);
     e.spec = (unsigned)((fl >> 24) & 0x3u);
     e.new_type = (unsigned)((fl >> 26) & 0xfu);
-    e.priv = (unsigned)((fl >> 30) & 0x7u);
+    e.privilege = (unsigned)((fl >> 30) & 0x7u);
     return e;
 }
 
@@ -3427,7 +3438,7 @@ PERFDATA_DEF perfdata_status perfdata_decode_auxtrace_info(const perfdata_file *
     PERFDATA__BEGIN(PERFDATA_RECORD_AUXTRACE_INFO, PERFDATA_RECORD_AUXTRACE_INFO, rec->body);
     (void)f;
     o->type = perfdata__rd32(&r); o->reserved = perfdata__rd32(&r);
-    o->priv = perfdata__rd_u64s(&r, (r.n - r.pos) / 8);
+    o->data = perfdata__rd_u64s(&r, (r.n - r.pos) / 8);
     PERFDATA__END();
 }
 
@@ -3658,14 +3669,15 @@ PERFDATA_DEF perfdata_status perfdata_decode_compressed(const perfdata_file *f, 
     PERFDATA__END();
 }
 
-PERFDATA_DEF void perfdata_bpf_metadata_at(const perfdata_bpf_metadata *m, size_t i, perfdata_view *key,
-                                           perfdata_view *value) {
-    key->p = value->p = m->entries.p; key->n = value->n = 0; key->offset = value->offset = m->entries.offset;
-    if (i >= m->nr_entries || i >= m->entries.n / 320) return;
-    key->p = m->entries.p + i * 320; key->n = 64; key->offset = m->entries.offset + i * 320;
-    value->p = key->p + 64; value->n = 256; value->offset = key->offset + 64;
-    *key = perfdata__view_cstr(*key);
-    *value = perfdata__view_cstr(*value);
+PERFDATA_DEF perfdata_bpf_metadata_entry perfdata_bpf_metadata_at(const perfdata_bpf_metadata *m, size_t i) {
+    perfdata_bpf_metadata_entry e;
+    e.key.p = e.value.p = m->entries.p; e.key.n = e.value.n = 0; e.key.offset = e.value.offset = m->entries.offset;
+    if (i >= m->nr_entries || i >= m->entries.n / 320) return e;
+    e.key.p = m->entries.p + i * 320; e.key.n = 64; e.key.offset = m->entries.offset + i * 320;
+    e.value.p = e.key.p + 64; e.value.n = 256; e.value.offset = e.key.offset + 64;
+    e.key = perfdata__view_cstr(e.key);
+    e.value = perfdata__view_cstr(e.value);
+    return e;
 }
 
 PERFDATA_DEF perfdata_status perfdata_decode_bpf_metadata(const perfdata_file *f, const perfdata_record *rec,
@@ -4395,7 +4407,7 @@ PERFDATA_DEF perfdata_status perfdata_decode_feat_cln_size(perfdata_view sec, in
 }
 
 /* BUILD_ID: HEADER_BUILD_ID records back to back, each sized by its header. */
-PERFDATA_DEF int perfdata_build_id_next(perfdata_view sec, int big, size_t *state, perfdata_build_id *out) {
+PERFDATA__PRIVATE int perfdata__build_id_at(perfdata_view sec, int big, size_t *state, perfdata_build_id *out) {
     perfdata_record rec;
     uint16_t size;
     if (*state >= sec.n || sec.n - *state < 8) return 0;
@@ -4412,6 +4424,23 @@ PERFDATA_DEF int perfdata_build_id_next(perfdata_view sec, int big, size_t *stat
     if (perfdata_decode_build_id(0, &rec, out, 0) != PERFDATA_OK) return 0;
     *state += size;
     return 1;
+}
+
+PERFDATA_DEF perfdata_status perfdata_decode_feat_build_id(perfdata_view sec, int big, perfdata_feat_list *out,
+                                                           perfdata_error *err) {
+    size_t state = 0;
+    perfdata_build_id b;
+    out->nr = 0; out->bytes = sec; out->big_endian = big;
+    while (perfdata__build_id_at(sec, big, &state, &b)) out->nr++;
+    out->bytes.n = state;
+    if (state < sec.n)
+        return perfdata__fail(err, PERFDATA_ERR_TRUNCATED, sec.offset + state, PERFDATA_RECORD_HEADER_BUILD_ID,
+                              PERFDATA__MSG("BUILD_ID section: a record cut short or malformed"));
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF int perfdata_build_id_next(const perfdata_feat_list *l, size_t *state, perfdata_build_id *out) {
+    return perfdata__build_id_at(l->bytes, l->big_endian, state, out);
 }
 
 /* ------------------------------------------------------- event names */
@@ -4495,7 +4524,7 @@ PERFDATA__PRIVATE void perfdata__hw_cache_name(perfdata__str *s, uint64_t config
     perfdata__puts(s, results[res]);
 }
 
-PERFDATA_DEF const char *perfdata_event_name(const perfdata_file *f, size_t event, char *buf, size_t len) {
+PERFDATA_DEF const char *perfdata_event_name(const perfdata_file *f, long event, char *buf, size_t len) {
     static const char *const hw[] = {"cycles", "instructions", "cache-references", "cache-misses", "branches",
                                      "branch-misses", "bus-cycles", "stalled-cycles-frontend",
                                      "stalled-cycles-backend", "ref-cycles"};
@@ -4508,7 +4537,7 @@ PERFDATA_DEF const char *perfdata_event_name(const perfdata_file *f, size_t even
     s.buf = buf; s.len = len; s.pos = 0;
     if (!buf || !len) return buf;
     buf[0] = 0;
-    if (!f || event >= f->nr_events) { perfdata__puts(&s, "unknown"); return buf; }
+    if (!f || event < 0 || (size_t)event >= f->nr_events) { perfdata__puts(&s, "unknown"); return buf; }
     if (f->events[event].name.n) {
         const perfdata_view *n = &f->events[event].name;
         for (i = 0; i < n->n && n->p[i]; i++) perfdata__putc(&s, (char)n->p[i]);

@@ -90,7 +90,7 @@ static uint64_t da_record(perfdata_file *f, const perfdata_record *r) {
     case PERFDATA_RECORD_HEADER_TRACING_DATA: { perfdata_tracing_data x; if (perfdata_decode_tracing_data(f, r, &x, &err) == PERFDATA_OK) h += da_view(x.data); break; }
     case PERFDATA_RECORD_HEADER_BUILD_ID: { perfdata_build_id x; if (perfdata_decode_build_id(f, r, &x, &err) == PERFDATA_OK) h += da_view(x.build_id) + da_view(x.filename); break; }
     case PERFDATA_RECORD_ID_INDEX: { perfdata_id_index x; if (perfdata_decode_id_index(f, r, &x, &err) == PERFDATA_OK) for (i = 0; i <= x.nr && i < 100000; i++) h += perfdata_id_index_at(&x, i).id; break; }
-    case PERFDATA_RECORD_AUXTRACE_INFO: { perfdata_auxtrace_info x; if (perfdata_decode_auxtrace_info(f, r, &x, &err) == PERFDATA_OK) h += da_u64s(&x.priv); break; }
+    case PERFDATA_RECORD_AUXTRACE_INFO: { perfdata_auxtrace_info x; if (perfdata_decode_auxtrace_info(f, r, &x, &err) == PERFDATA_OK) h += da_u64s(&x.data); break; }
     case PERFDATA_RECORD_AUXTRACE: { perfdata_auxtrace x; if (perfdata_decode_auxtrace(f, r, &x, &err) == PERFDATA_OK) h += da_view(x.data); break; }
     case PERFDATA_RECORD_AUXTRACE_ERROR: { perfdata_auxtrace_error x; if (perfdata_decode_auxtrace_error(f, r, &x, &err) == PERFDATA_OK) h += da_view(x.msg); break; }
     case PERFDATA_RECORD_THREAD_MAP: { perfdata_thread_map x; if (perfdata_decode_thread_map(f, r, &x, &err) == PERFDATA_OK) for (i = 0; i <= x.nr && i < 100000; i++) h += da_view(perfdata_thread_map_at(&x, i).comm); break; }
@@ -105,7 +105,7 @@ static uint64_t da_record(perfdata_file *f, const perfdata_record *r) {
     case PERFDATA_RECORD_BPF_METADATA: {
         perfdata_bpf_metadata x;
         if (perfdata_decode_bpf_metadata(f, r, &x, &err) == PERFDATA_OK)
-            for (i = 0; i <= x.nr_entries && i < 1000; i++) { perfdata_view k, v; perfdata_bpf_metadata_at(&x, i, &k, &v); h += da_view(k) + da_view(v); }
+            for (i = 0; i <= x.nr_entries && i < 1000; i++) { perfdata_bpf_metadata_entry e = perfdata_bpf_metadata_at(&x, i); h += da_view(e.key) + da_view(e.value); }
         break;
     }
     case PERFDATA_RECORD_SCHEDSTAT_CPU: case PERFDATA_RECORD_SCHEDSTAT_DOMAIN: { perfdata_schedstat x; if (perfdata_decode_schedstat(f, r, &x, &err) == PERFDATA_OK) h += da_u64s(&x.counters); break; }

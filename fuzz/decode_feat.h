@@ -43,7 +43,8 @@ static uint64_t df_feature(unsigned feat, perfdata_view sec, int big, uint32_t n
     switch (feat) {
     case PERFDATA_FEAT_BUILD_ID: {
         perfdata_build_id e;
-        DF_WALK(limit, perfdata_build_id_next(sec, big, &st, &e),
+        h = h * 31 + (uint64_t)perfdata_decode_feat_build_id(sec, big, &l, NULL) + l.nr;
+        DF_WALK(limit, perfdata_build_id_next(&l, &st, &e),
                 h = h * 31 + (uint64_t)(int64_t)e.pid + da_view(e.build_id) + da_view(e.filename));
         break;
     }

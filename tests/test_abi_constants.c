@@ -296,14 +296,14 @@ TEST(branch_and_weight_layout) {
     CHECK_EQ_U64(x.type, 11);
     CHECK_EQ_U64(x.spec, 2);
     CHECK_EQ_U64(x.new_type, 9);
-    CHECK_EQ_U64(x.priv, 5);
+    CHECK_EQ_U64(x.privilege, 5);
     x = perfdata_branch_at(&b, 1);
     CHECK(x.mispred == 0 && x.predicted == 1 && x.in_tx == 0 && x.abort == 1);
     CHECK_EQ_U64(x.cycles, 1);
     CHECK_EQ_U64(x.type, 15);
     CHECK_EQ_U64(x.spec, 3);
     CHECK_EQ_U64(x.new_type, 15);
-    CHECK_EQ_U64(x.priv, 7);
+    CHECK_EQ_U64(x.privilege, 7);
 
     w.full = 0;
     w.var1_dw = 0xdeadbeef;

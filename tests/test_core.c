@@ -96,14 +96,14 @@ static void put_attr_flags(wr *w, uint64_t le_flags) {
 /* One perf_branch_entry, with its flags as separate field values. */
 typedef struct tbranch {
     uint64_t from, to;
-    unsigned mispred, predicted, in_tx, abort, cycles, type, spec, new_type, priv;
+    unsigned mispred, predicted, in_tx, abort, cycles, type, spec, new_type, privilege;
 } tbranch;
 
 static const unsigned branch_flag_widths[10] = {1, 1, 1, 1, 16, 4, 2, 4, 3, 31};
 
 static void branch_flag_values(const tbranch *b, uint64_t *v) {
     v[0] = b->mispred; v[1] = b->predicted; v[2] = b->in_tx; v[3] = b->abort; v[4] = b->cycles;
-    v[5] = b->type; v[6] = b->spec; v[7] = b->new_type; v[8] = b->priv; v[9] = 0;
+    v[5] = b->type; v[6] = b->spec; v[7] = b->new_type; v[8] = b->privilege; v[9] = 0;
 }
 
 static void put_branch_flags(wr *w, const tbranch *b) {
@@ -1049,11 +1049,11 @@ static void sample_defaults(tsample *s) {
     s->br[0].from = 0xffffffff81000100ull;
     s->br[0].to = 0xffffffff81000200ull;
     s->br[0].mispred = 1; s->br[0].predicted = 0; s->br[0].in_tx = 1; s->br[0].abort = 0;
-    s->br[0].cycles = 0xbeef; s->br[0].type = 11; s->br[0].spec = 2; s->br[0].new_type = 9; s->br[0].priv = 5;
+    s->br[0].cycles = 0xbeef; s->br[0].type = 11; s->br[0].spec = 2; s->br[0].new_type = 9; s->br[0].privilege = 5;
     s->br[1].from = 0x0000000000401100ull;
     s->br[1].to = 0x0000000000401200ull;
     s->br[1].mispred = 0; s->br[1].predicted = 1; s->br[1].in_tx = 0; s->br[1].abort = 1;
-    s->br[1].cycles = 1; s->br[1].type = 12; s->br[1].spec = 1; s->br[1].new_type = 3; s->br[1].priv = 2;
+    s->br[1].cycles = 1; s->br[1].type = 12; s->br[1].spec = 1; s->br[1].new_type = 3; s->br[1].privilege = 2;
     s->br_counters[0] = 0x0000000000010002ull;
     s->br_counters[1] = 0x0000000000030004ull;
     s->regs_user_abi = PERFDATA_REGS_ABI_64;
@@ -1132,7 +1132,7 @@ static void check_branch(const perfdata_branch_stack *b, uint64_t bst, const tsa
         CHECK_EQ_U64(x.type, y->type);
         CHECK_EQ_U64(x.spec, y->spec);
         CHECK_EQ_U64(x.new_type, y->new_type);
-        CHECK_EQ_U64(x.priv, y->priv);
+        CHECK_EQ_U64(x.privilege, y->privilege);
     }
     CHECK_EQ_U64(b->counters.count, (bst & PERFDATA_BRANCH_COUNTERS) ? e->nr_br : 0);
     for (i = 0; i < b->counters.count; i++) CHECK_EQ_U64(perfdata_u64s_at(&b->counters, i), e->br_counters[i]);
@@ -2434,7 +2434,7 @@ TEST(sample_branch_stack) {
         ts.br[2].from = 0x0102030405060708ull;
         ts.br[2].to = 0x0807060504030201ull;
         ts.br[2].mispred = 1; ts.br[2].predicted = 1; ts.br[2].in_tx = 1; ts.br[2].abort = 1;
-        ts.br[2].cycles = 0xffff; ts.br[2].type = 15; ts.br[2].spec = 3; ts.br[2].new_type = 15; ts.br[2].priv = 7;
+        ts.br[2].cycles = 0xffff; ts.br[2].type = 15; ts.br[2].spec = 3; ts.br[2].new_type = 15; ts.br[2].privilege = 7;
         ts.br_counters[2] = 0xffffffffffffffffull;
         check_sample_both_orders(&a, &ts);
     }
@@ -3339,9 +3339,9 @@ ORDER_TEST(tool_record_decoders) {
         perfdata_auxtrace_info a;
         if (DECODE_OK(perfdata_decode_auxtrace_info(&x.f, &rec, &a, &err), &err)) {
             CHECK_EQ_U64(a.type, 1);
-            CHECK_EQ_U64(a.priv.count, 3);
-            CHECK_EQ_U64(perfdata_u64s_at(&a.priv, 0), 0x1111);
-            CHECK_EQ_U64(perfdata_u64s_at(&a.priv, 2), 0x0000000300000333ull);
+            CHECK_EQ_U64(a.data.count, 3);
+            CHECK_EQ_U64(perfdata_u64s_at(&a.data, 0), 0x1111);
+            CHECK_EQ_U64(perfdata_u64s_at(&a.data, 2), 0x0000000300000333ull);
         }
     }
     if (NEXT(&x, &rec, PERFDATA_RECORD_AUXTRACE)) {
@@ -3573,17 +3573,17 @@ ORDER_TEST(tool_record_decoders) {
     if (NEXT(&x, &rec, PERFDATA_RECORD_BPF_METADATA)) {
         perfdata_bpf_metadata m;
         if (DECODE_OK(perfdata_decode_bpf_metadata(&x.f, &rec, &m, &err), &err)) {
-            perfdata_view k, v;
+            perfdata_bpf_metadata_entry e;
             CHECK(view_str(m.prog_name, "bpf_prog_6deef7357e7b4530_sys_enter"));
             CHECK_EQ_U64(m.nr_entries, 2);
-            perfdata_bpf_metadata_at(&m, 0, &k, &v);
-            CHECK(view_str(k, "map_name"));
-            CHECK(view_str(v, "counts"));
-            perfdata_bpf_metadata_at(&m, 1, &k, &v);
-            CHECK(view_str(k, "version"));
-            CHECK(view_str(v, "42"));
-            perfdata_bpf_metadata_at(&m, 2, &k, &v);
-            CHECK_EQ_U64(k.n + v.n, 0);
+            e = perfdata_bpf_metadata_at(&m, 0);
+            CHECK(view_str(e.key, "map_name"));
+            CHECK(view_str(e.value, "counts"));
+            e = perfdata_bpf_metadata_at(&m, 1);
+            CHECK(view_str(e.key, "version"));
+            CHECK(view_str(e.value, "42"));
+            e = perfdata_bpf_metadata_at(&m, 2);
+            CHECK_EQ_U64(e.key.n + e.value.n, 0);
         }
     }
     if (NEXT(&x, &rec, PERFDATA_RECORD_SCHEDSTAT_CPU)) {

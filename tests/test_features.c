@@ -1,6 +1,7 @@
 /* test_features.c - unit tests for the feature-section decoders of perfdata.h
    (perfdata_decode_feat_*, the *_next iterators, perfdata_cpu_topology_ids,
-   perfdata_build_id_next, perfdata_feature_name).
+   perfdata_decode_feat_build_id and perfdata_build_id_next,
+   perfdata_feature_name).
 
    Every section is built in memory by a small writer in both byte orders,
    decoded, and every field checked. Then every prefix of the section (each
@@ -1848,10 +1849,17 @@ static void put_build_id(wr *w, uint16_t misc, int32_t pid, const unsigned char 
     put_fill(w, 0, flen - strlen(filename));
 }
 
+/* The next build id of a BUILD_ID section, through the decoded list. */
+static int bid_next(perfdata_view sec, int big, size_t *state, perfdata_build_id *b) {
+    perfdata_feat_list l;
+    (void)perfdata_decode_feat_build_id(sec, big, &l, NULL);
+    return perfdata_build_id_next(&l, state, b);
+}
+
 static size_t count_build_ids(const unsigned char *p, size_t n, int big) {
     size_t s = 0, k = 0;
     perfdata_build_id b;
-    while (k < 100 && perfdata_build_id_next(mkview(p, n), big, &s, &b)) k++;
+    while (k < 100 && bid_next(mkview(p, n), big, &s, &b)) k++;
     return k;
 }
 
@@ -1871,7 +1879,7 @@ TEST(build_id_iteration) {
                      "/tmp/perfdata-fixture/workload", -1);
         CHECK_EQ_U64(w.n, 200);
         c = make_copy(&w);
-        if (CHECK(perfdata_build_id_next(mkview(c.b, c.n), big, &s, &b))) {
+        if (CHECK(bid_next(mkview(c.b, c.n), big, &s, &b))) {
             CHECK_EQ_U64((int64_t)b.pid, -1);
             CHECK(view_mem(b.build_id, bid_kernel, 16));
             CHECK_EQ_U64(b.build_id.offset, SEC_OFFSET + 12);
@@ -1879,26 +1887,34 @@ TEST(build_id_iteration) {
             CHECK_EQ_U64(b.filename.offset, SEC_OFFSET + 36);
             CHECK_EQ_U64(s, 100);
         }
-        if (CHECK(perfdata_build_id_next(mkview(c.b, c.n), big, &s, &b))) {
+        if (CHECK(bid_next(mkview(c.b, c.n), big, &s, &b))) {
             CHECK_EQ_U64(b.pid, 1234);
             CHECK(view_mem(b.build_id, bid_workload, 20));
             CHECK(view_str(b.filename, "/tmp/perfdata-fixture/workload"));
             CHECK_EQ_U64(b.filename.offset, SEC_OFFSET + 136);
             CHECK_EQ_U64(s, 200);
         }
-        CHECK(!perfdata_build_id_next(mkview(c.b, c.n), big, &s, &b)); /* past the end */
-        CHECK(!perfdata_build_id_next(mkview(c.b, c.n), big, &s, &b));
+        CHECK(!bid_next(mkview(c.b, c.n), big, &s, &b)); /* past the end */
+        CHECK(!bid_next(mkview(c.b, c.n), big, &s, &b));
         CHECK_EQ_U64(s, 200);
         s = 1000;
-        CHECK(!perfdata_build_id_next(mkview(c.b, c.n), big, &s, &b));
+        CHECK(!bid_next(mkview(c.b, c.n), big, &s, &b));
         s = (size_t)-1;
-        CHECK(!perfdata_build_id_next(mkview(c.b, c.n), big, &s, &b));
+        CHECK(!bid_next(mkview(c.b, c.n), big, &s, &b));
         done_copy(&c);
 
         /* every prefix: only the records that fit whole are yielded */
         for (len = 0; len <= w.n; len++) {
             unsigned char *p = copy_exact(w.buf, len);
             size_t want = len >= 200 ? 2 : len >= 100 ? 1 : 0;
+            perfdata_feat_list l;
+            perfdata_error e;
+            perfdata_status st = perfdata_decode_feat_build_id(mkview(p, len), big, &l, &e);
+            /* whole records: OK; cut inside one: TRUNCATED where it starts */
+            if (l.nr != want || l.bytes.n != want * 100 ||
+                (len == want * 100 ? st != PERFDATA_OK
+                                   : st != PERFDATA_ERR_TRUNCATED || e.offset != SEC_OFFSET + want * 100))
+                bad++;
             if (count_build_ids(p, len, big) != want) {
                 if (bad < 3) fprintf(stderr, "    [%s] BUILD_ID prefix %lu\n", test__context, (unsigned long)len);
                 bad++;
@@ -1933,7 +1949,7 @@ TEST(build_id_iteration) {
             put_build_id(&w, PERFDATA_MISC_BUILD_ID_SIZE, 5, bid_workload, 20, 32, "/x", -1);
             c = make_copy(&w);
             s = 0;
-            if (CHECK(perfdata_build_id_next(mkview(c.b, c.n), big, &s, &b))) {
+            if (CHECK(bid_next(mkview(c.b, c.n), big, &s, &b))) {
                 CHECK(b.build_id.n <= 20);
                 CHECK_EQ_U64(b.pid, 5);
                 CHECK(view_str(b.filename, "/x"));
@@ -2219,7 +2235,7 @@ static void check_header_str(const fixture *x, unsigned feat, const char *key) {
 static void check_build_ids(fixture *x, perfdata_view sec) {
     perfdata_build_id b;
     size_t s = 0, k = 0, named = 0, workload = 0;
-    while (k < 100000 && perfdata_build_id_next(sec, x->big, &s, &b)) {
+    while (k < 100000 && bid_next(sec, x->big, &s, &b)) {
         k++;
         if (b.filename.n) named++;
         if (view_str(b.filename, "/tmp/perfdata-fixture/workload")) {

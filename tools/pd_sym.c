@@ -66,8 +66,10 @@ static void add_build_id(pd_symbolizer *s, const perfdata_build_id *b) {
 
 static void add_build_ids(pd_symbolizer *s, perfdata_view sec) {
     perfdata_build_id b;
+    perfdata_feat_list l;
     size_t st = 0;
-    while (perfdata_build_id_next(sec, big_endian(s), &st, &b)) add_build_id(s, &b);
+    (void)perfdata_decode_feat_build_id(sec, big_endian(s), &l, NULL); /* the records before a bad one */
+    while (perfdata_build_id_next(&l, &st, &b)) add_build_id(s, &b);
 }
 
 void pd_sym_init(pd_symbolizer *s, const perfdata_file *f) {
