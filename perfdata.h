@@ -2,7 +2,9 @@
  * Single header, no allocation, no I/O, no libc: only <stddef.h>/<stdint.h>.
  *
  * CONTENTS (each name is a search anchor: search for "- NAME" followed by
- * the end of a comment to find its declarations, then its implementation)
+ * the end of a comment to find its declarations, then its implementation,
+ * which follows the same order; "- NAME:" finds the implementation's parts,
+ * "- internals:" the helpers everything uses)
  *   errors           perfdata_status, perfdata_error, perfdata_pool
  *   byte views       perfdata_view, perfdata_u64s
  *   kernel constants record types, sample fields, attr flags, features
@@ -1754,7 +1756,7 @@ PERFDATA_API uint64_t perfdata_zstd_xxh64(const void *data, size_t size);
 #define PERFDATA__MSG(text) text
 #endif
 
-/* ---------------------------------------------------------------- loads */
+/* ---------------------------------------------------- internals: loads */
 /* Values are assembled from bytes in the file's order, so the host's own
    byte order and alignment never matter. Compilers fold these into one
    load (plus a byte swap) at -O2. */
@@ -1822,7 +1824,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__ok(perfdata_error *err) {
     return perfdata__fail(err, PERFDATA_OK, 0, 0, 0);
 }
 
-/* ------------------------------------------------------- bounded reader */
+/* ------------------------------------------- internals: bounded reader */
 /* A cursor over one structure. Reads past its end set `overrun` and yield 0;
    every decoder checks overrun before returning, so a zero read past the end
    never reaches the caller as a value. */
@@ -1914,12 +1916,14 @@ PERFDATA__PRIVATE perfdata_status perfdata__rd_result(const perfdata__rd *r, per
     return perfdata__ok(err);
 }
 
+/* ---------------------------------------------------------- byte views */
+
 PERFDATA_DEF uint64_t perfdata_u64s_at(const perfdata_u64s *a, size_t i) {
     if (i >= a->count) return 0;
     return perfdata__ld64(a->bytes.p + i * 8, a->big_endian);
 }
 
-/* --------------------------------------------------------------- attrs */
+/* ---------------------------------------------------------- attributes */
 
 PERFDATA__PRIVATE unsigned char perfdata__bitrev8(unsigned char b) {
     b = (unsigned char)(((b & 0xF0u) >> 4) | ((b & 0x0Fu) << 4));
@@ -2065,7 +2069,7 @@ PERFDATA__PRIVATE void perfdata__events_changed(perfdata_file *f) {
 
 PERFDATA__PRIVATE void perfdata__names_from_event_desc(perfdata_file *f, perfdata_view sec, int can_wait);
 
-/* --------------------------------------------------------------- id index */
+/* -------------------------------------------------- file: the id index */
 /* The index is sorted runs of (id, event): a base run filled and sorted by
    perfdata_set_id_index(), then the ids of events added since (pipe mode),
    appended one by one and merged as a binary counter carries, so the tail
@@ -2213,7 +2217,7 @@ PERFDATA_DEF long perfdata_find_event(const perfdata_file *f, uint64_t id) {
     return perfdata__find_event(f, id);
 }
 
-/* -------------------------------------------------------------- opening */
+/* ---------------------------------------------------------------- file */
 
 #define PERFDATA__MAGIC_LE 0x32454c4946524550ull /* "PERFILE2" read little-endian */
 #define PERFDATA__MAGIC_BE 0x50455246494c4532ull
@@ -2545,7 +2549,7 @@ PERFDATA_DEF perfdata_status perfdata_count_events(const void *data, size_t size
     return perfdata__open(&f, data, size, 0, 0, count, err);
 }
 
-/* ------------------------------------------------------------- features */
+/* ---------------------------------------------- file: feature sections */
 
 PERFDATA_DEF int perfdata_has_feature(const perfdata_file *f, unsigned feature) {
     if (feature >= PERFDATA_FEAT_BITS) return 0;
@@ -2820,7 +2824,7 @@ PERFDATA_DEF const char *perfdata_record_name(uint32_t type) {
     return "UNKNOWN";
 }
 
-/* ------------------------------------------------------ record -> event */
+/* -------------------------------------- records: the event of a record */
 
 PERFDATA__PRIVATE perfdata_status perfdata__no_event(perfdata_error *err, const perfdata_record *rec,
                                                      perfdata_status code, const char *msg) {
@@ -2860,6 +2864,381 @@ PERFDATA__HOT long perfdata__record_event(const perfdata_file *f, const perfdata
 
 PERFDATA_DEF long perfdata_record_event(const perfdata_file *f, const perfdata_record *rec, perfdata_error *err) {
     return perfdata__record_event(f, rec, err);
+}
+
+/* ------------------------------------------------ records: event names */
+
+typedef struct perfdata__str { char *buf; size_t len, pos; } perfdata__str;
+
+PERFDATA__PRIVATE void perfdata__puts(perfdata__str *s, const char *t) {
+    for (; *t; t++)
+        if (s->pos + 1 < s->len) s->buf[s->pos++] = *t;
+    if (s->len) s->buf[s->pos < s->len ? s->pos : s->len - 1] = 0;
+}
+PERFDATA__PRIVATE void perfdata__putc(perfdata__str *s, char c) {
+    char t[2];
+    t[0] = c; t[1] = 0;
+    perfdata__puts(s, t);
+}
+PERFDATA__PRIVATE void perfdata__puthex(perfdata__str *s, uint64_t v) {
+    char t[17];
+    int i = 16;
+    t[16] = 0;
+    do { t[--i] = "0123456789abcdef"[v & 15]; v >>= 4; } while (v);
+    perfdata__puts(s, t + i);
+}
+PERFDATA__PRIVATE void perfdata__putdec(perfdata__str *s, uint64_t v) {
+    char t[21];
+    int i = 20;
+    t[20] = 0;
+    do { t[--i] = (char)('0' + v % 10); v /= 10; } while (v);
+    perfdata__puts(s, t + i);
+}
+
+/* perf's evsel__add_modifiers: ":kuh" for what is not excluded when
+   something is, "p" per precise level, and "H"/"G" when host or guest is
+   excluded other than by default. */
+PERFDATA__PRIVATE void perfdata__modifiers(perfdata__str *s, const perfdata_attr *a) {
+    int colon = 0, exclude_guest_default = 0;
+    unsigned p = perfdata_attr_precise_ip(a);
+#define PERFDATA__MOD(flag, c)                                   \
+    do {                                                         \
+        if (!(a->flags & (flag))) {                              \
+            if (!colon) { perfdata__putc(s, ':'); colon = 1; }   \
+            perfdata__putc(s, c);                                \
+        }                                                        \
+    } while (0)
+    if (a->flags & (PERFDATA_ATTR_FLAG_EXCLUDE_KERNEL | PERFDATA_ATTR_FLAG_EXCLUDE_USER | PERFDATA_ATTR_FLAG_EXCLUDE_HV)) {
+        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_KERNEL, 'k');
+        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_USER, 'u');
+        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_HV, 'h');
+        exclude_guest_default = 1;
+    }
+    if (p) {
+        if (!colon) { perfdata__putc(s, ':'); colon = 1; }
+        while (p--) perfdata__putc(s, 'p');
+        exclude_guest_default = 1;
+    }
+    if ((a->flags & PERFDATA_ATTR_FLAG_EXCLUDE_HOST) ||
+        ((a->flags & PERFDATA_ATTR_FLAG_EXCLUDE_GUEST) != 0) == exclude_guest_default) {
+        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_HOST, 'H');
+        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_GUEST, 'G');
+    }
+#undef PERFDATA__MOD
+}
+
+/* perf's hw cache names: type-op-result from the first alias of each,
+   "invalid-cache" for combinations perf rejects. */
+PERFDATA__PRIVATE void perfdata__hw_cache_name(perfdata__str *s, uint64_t config) {
+    static const char *const types[] = {"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node"};
+    static const char *const ops[] = {"load", "store", "prefetch"};
+    static const char *const results[] = {"refs", "misses"};
+    /* evsel__hw_cache_stat: which ops each type supports (load 1, store 2, prefetch 4) */
+    static const unsigned char valid_ops[] = {7, 5, 7, 3, 1, 1, 7};
+    unsigned type = (unsigned)(config & 0xff), op = (unsigned)((config >> 8) & 0xff), res = (unsigned)((config >> 16) & 0xff);
+    if (type >= 7 || op >= 3 || res >= 2 || !((valid_ops[type] >> op) & 1u)) {
+        perfdata__puts(s, "invalid-cache");
+        return;
+    }
+    perfdata__puts(s, types[type]);
+    perfdata__putc(s, '-');
+    perfdata__puts(s, ops[op]);
+    perfdata__putc(s, '-');
+    perfdata__puts(s, results[res]);
+}
+
+PERFDATA_DEF const char *perfdata_event_name(const perfdata_file *f, long event, char *buf, size_t len) {
+    static const char *const hw[] = {"cycles", "instructions", "cache-references", "cache-misses", "branches",
+                                     "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+                                     "stalled-cycles-backend", "ref-cycles"};
+    static const char *const sw[] = {"cpu-clock", "task-clock", "page-faults", "context-switches",
+                                     "cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+                                     "emulation-faults", "dummy", "bpf-output", "cgroup-switches"};
+    perfdata__str s;
+    const perfdata_attr *a;
+    size_t i;
+    s.buf = buf; s.len = len; s.pos = 0;
+    if (!buf || !len) return buf;
+    buf[0] = 0;
+    if (!f || event < 0 || (size_t)event >= f->nr_events) { perfdata__puts(&s, "unknown"); return buf; }
+    if (f->events[event].name.n) {
+        const perfdata_view *n = &f->events[event].name;
+        for (i = 0; i < n->n && n->p[i]; i++) perfdata__putc(&s, (char)n->p[i]);
+        return buf;
+    }
+    a = &f->events[event].attr;
+    switch (a->type) {
+    case 0: perfdata__puts(&s, a->config < 10 ? hw[a->config] : "unknown-hardware"); break;
+    case 1: perfdata__puts(&s, a->config < 12 ? sw[a->config] : "unknown-software"); break;
+    case 2: perfdata__puts(&s, "unknown tracepoint"); return buf;
+    case 3: perfdata__hw_cache_name(&s, a->config); break;
+    case 4: perfdata__putc(&s, 'r'); perfdata__puthex(&s, a->config); break;
+    case 5:
+        perfdata__puts(&s, "mem:0x");
+        perfdata__puthex(&s, a->config1);
+        perfdata__putc(&s, ':');
+        if (a->bp_type & 1) perfdata__putc(&s, 'r');
+        if (a->bp_type & 2) perfdata__putc(&s, 'w');
+        if (a->bp_type & 4) perfdata__putc(&s, 'x');
+        break;
+    default:
+        perfdata__puts(&s, "unknown attr type: ");
+        perfdata__putdec(&s, a->type);
+        return buf;
+    }
+    perfdata__modifiers(&s, a);
+    return buf;
+}
+
+/* ------------------------------------------------------------ time order */
+
+PERFDATA_DEF uint64_t perfdata_record_time(const perfdata_file *f, const perfdata_record *rec) {
+    uint64_t t = 0;
+    if (rec->type >= 64 || rec->type == 0) return 0;
+    if (rec->type == PERFDATA_RECORD_SAMPLE) {
+        /* Like perf (evsel__parse_sample_timestamp), only the fields up to
+           the time are read: the queue needs no more. */
+        long e = perfdata_record_event(f, rec, 0);
+        uint64_t st = e >= 0 ? f->events[e].attr.sample_type : 0;
+        size_t at = 8u * (size_t)(!!(st & PERFDATA_SAMPLE_IDENTIFIER) + !!(st & PERFDATA_SAMPLE_IP) +
+                                  !!(st & PERFDATA_SAMPLE_TID));
+        if ((st & PERFDATA_SAMPLE_TIME) && rec->body.n >= at + 8) t = perfdata__ld64(rec->body.p + at, rec->big_endian);
+    } else {
+        perfdata_sample_id sid;
+        if (perfdata_decode_sample_id(f, rec, &sid, 0) == PERFDATA_OK && (sid.sample_type & PERFDATA_SAMPLE_TIME)) t = sid.time;
+    }
+    return t == (uint64_t)-1 ? 0 : t; /* perf: 0 and ~0 mean "no time" */
+}
+
+/* Whether the error just returned by the source ended it: a cursor says
+   so by its state, any source by err->final. */
+PERFDATA__PRIVATE int perfdata__ordered_stopped(const perfdata_ordered *o, const perfdata_error *err) {
+    if (o->priv.cursor && o->priv.cursor->priv.stopped != PERFDATA_OK) return 1;
+    return err && err->final;
+}
+
+PERFDATA_DEF void perfdata_ordered_set_source(perfdata_ordered *o, perfdata_record_source source, void *user) {
+    o->priv.source = source;
+    o->priv.source_user = user;
+}
+
+PERFDATA_DEF void perfdata_ordered_set_cursor(perfdata_ordered *o, perfdata_cursor *c, int more_follow) {
+    o->priv.cursor = c;
+    o->priv.hold_end = more_follow;
+}
+
+PERFDATA_DEF size_t perfdata_ordered_queued(const perfdata_ordered *o) {
+    return o->priv.nr;
+}
+
+PERFDATA_DEF void perfdata_ordered_init(perfdata_ordered *o, perfdata_cursor *c, perfdata_order_entry *window, size_t cap) {
+    o->priv.cursor = c;
+    o->priv.queue = window;
+    o->priv.cap = window ? cap : 0;
+    o->priv.nr = 0;
+    o->priv.seq = 0;
+    o->priv.max_time = o->priv.last_time = o->priv.next_flush = o->priv.flush_limit = 0;
+    o->priv.flushing = o->priv.draining = 0;
+    o->priv.have_held = 0;
+    o->priv.have_final = 0;
+    o->priv.hold_end = 0;
+    o->priv.source = 0;
+    o->priv.source_user = 0;
+}
+
+PERFDATA__PRIVATE int perfdata__order_less(const perfdata_order_entry *a, const perfdata_order_entry *b) {
+    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+/* A 4-ary heap (half the levels of a binary one; the four children share
+   cache lines) that moves a hole rather than swapping: one copy per level
+   instead of three. */
+#define PERFDATA__ORDER_PARENT(i) (((i) - 1) / 4)
+
+PERFDATA__PRIVATE void perfdata__order_push(perfdata_ordered *o, const perfdata_record *rec, uint64_t t) {
+    perfdata_order_entry *q = o->priv.queue;
+    size_t i = o->priv.nr++;
+    if (o->priv.nr == 1 || t >= o->priv.max_time) o->priv.max_time = t;
+    o->priv.last_time = t;
+    /* usually a record is the latest so far and stays a leaf */
+    while (i > 0 && (t < q[PERFDATA__ORDER_PARENT(i)].time ||
+                     (t == q[PERFDATA__ORDER_PARENT(i)].time && o->priv.seq < q[PERFDATA__ORDER_PARENT(i)].seq))) {
+        q[i] = q[PERFDATA__ORDER_PARENT(i)];
+        i = PERFDATA__ORDER_PARENT(i);
+    }
+    q[i].time = t;
+    q[i].seq = o->priv.seq++;
+    q[i].bytes = rec->bytes.p;
+    q[i].offset = rec->offset;
+    q[i].bytes_offset = rec->bytes.offset;
+    q[i].extra = rec->extra.n;
+    q[i].big_endian = rec->big_endian;
+    q[i].stream = rec->stream;
+}
+
+/* The record a queue entry stands for, as perfdata_next_record gave it. */
+PERFDATA__PRIVATE void perfdata__order_record(const perfdata_order_entry *e, perfdata_record *rec) {
+    const unsigned char *p = e->bytes;
+    size_t size = perfdata__ld16(p + 6, e->big_endian);
+    rec->type = perfdata__ld32(p, e->big_endian);
+    rec->misc = perfdata__ld16(p + 4, e->big_endian);
+    rec->size = (uint16_t)size;
+    rec->offset = e->offset;
+    rec->big_endian = e->big_endian;
+    rec->stream = e->stream;
+    rec->bytes.p = p; rec->bytes.n = size; rec->bytes.offset = e->bytes_offset;
+    rec->body.p = p + 8; rec->body.n = size - 8; rec->body.offset = e->bytes_offset + 8;
+    rec->extra.p = p + size; rec->extra.n = e->extra; rec->extra.offset = e->bytes_offset + size;
+}
+
+PERFDATA__PRIVATE void perfdata__order_pop(perfdata_ordered *o, perfdata_record *rec) {
+    perfdata_order_entry *q = o->priv.queue;
+    size_t i = 0, last;
+    perfdata__order_record(&q[0], rec);
+    last = --o->priv.nr;
+    if (!last) return;
+    /* Floyd's way: the hole goes down to a leaf along the earliest child,
+       then q[last] (from the bottom, so seldom far) rises into it. No
+       index reached is last. */
+    for (;;) {
+        size_t first = 4 * i + 1, m, k, end;
+        if (first >= last) break;
+        end = last - first < 4 ? last : first + 4;
+        for (m = first, k = first + 1; k < end; k++)
+            if (perfdata__order_less(&q[k], &q[m])) m = k;
+        q[i] = q[m];
+        i = m;
+    }
+    while (i > 0 && perfdata__order_less(&q[last], &q[PERFDATA__ORDER_PARENT(i)])) {
+        q[i] = q[PERFDATA__ORDER_PARENT(i)];
+        i = PERFDATA__ORDER_PARENT(i);
+    }
+    q[i] = q[last];
+}
+
+PERFDATA_DEF perfdata_status perfdata_ordered_grow(perfdata_ordered *o, perfdata_order_entry *window, size_t cap,
+                                                   perfdata_error *err) {
+    size_t i;
+    if (!window || cap < o->priv.nr) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("window smaller than the queue"));
+    if (window != o->priv.queue)
+        for (i = 0; i < o->priv.nr; i++) window[i] = o->priv.queue[i];
+    o->priv.queue = window;
+    o->priv.cap = cap;
+    return perfdata__ok(err);
+}
+
+/* One step of a release in progress; returns 1 with a record, else 0 when
+   this release is over. */
+PERFDATA__PRIVATE int perfdata__order_release(perfdata_ordered *o, perfdata_record *rec) {
+    if (o->priv.nr && (o->priv.flushing == 2 || o->priv.queue[0].time <= o->priv.flush_limit)) {
+        perfdata__order_pop(o, rec);
+        return 1;
+    }
+    return 0;
+}
+
+/* A FINISHED_ROUND: nothing happens on an empty queue; the first round
+   releases nothing; each later one releases up to the previous round's
+   highest time (ordered_events__flush, OE_FLUSH__ROUND). */
+PERFDATA__PRIVATE void perfdata__order_round(perfdata_ordered *o) {
+    if (!o->priv.nr) return;
+    o->priv.flush_limit = o->priv.next_flush;
+    o->priv.flushing = o->priv.next_flush != 0;
+    o->priv.next_flush = o->priv.max_time;
+}
+
+PERFDATA_DEF void perfdata_ordered_flush(perfdata_ordered *o, perfdata_flush how) {
+    uint64_t first, limit;
+    if (!o->priv.nr || o->priv.flushing == 2) return;
+    first = o->priv.queue[0].time;
+    if (how == PERFDATA_FLUSH_ALL) limit = ~(uint64_t)0;
+    else {
+        limit = first + (o->priv.last_time > first ? (o->priv.last_time - first) / 2 : 0);
+        o->priv.next_flush = limit;
+    }
+    if (!o->priv.flushing || limit > o->priv.flush_limit) o->priv.flush_limit = limit;
+    o->priv.flushing = 1;
+}
+
+PERFDATA_DEF perfdata_status perfdata_ordered_next(perfdata_file *f, perfdata_ordered *o, perfdata_record *rec,
+                                                   perfdata_error *err) {
+    perfdata_status st;
+    for (;;) {
+        uint64_t t;
+        if (o->priv.flushing) {
+            if (perfdata__order_release(o, rec)) return perfdata__ok(err);
+            if (o->priv.flushing == 2) {
+                /* the queue is empty: the error that ended the source, if one did */
+                if (o->priv.have_final) {
+                    o->priv.have_final = 0;
+                    if (err) *err = o->priv.final;
+                    return o->priv.final.code;
+                }
+                return perfdata__fail(err, PERFDATA_END, 0, 0, 0);
+            }
+            o->priv.flushing = 0;
+        }
+        if (o->priv.draining) {
+            o->priv.flushing = 2;
+            continue;
+        }
+        if (o->priv.have_held) {
+            *rec = o->priv.held;
+        } else {
+            st = o->priv.source ? o->priv.source(o->priv.source_user, f, o->priv.cursor, rec, err) : perfdata_next_record(f, o->priv.cursor, rec, err);
+            if (st == PERFDATA_NEED_INPUT || st == PERFDATA_NEED_MEMORY) return st; /* call again later */
+            if (st == PERFDATA_END && o->priv.hold_end) return st;
+            if (st == PERFDATA_END) { o->priv.draining = 1; continue; }
+            if (st != PERFDATA_OK) {
+                /* an error that ends the cursor still releases the queue,
+                   as perf does at the end of a stream; the error comes
+                   after the queued records */
+                if (perfdata__ordered_stopped(o, err) && o->priv.nr) {
+                    o->priv.final = *err;
+                    o->priv.have_final = 1;
+                    o->priv.draining = 1;
+                    continue;
+                }
+                return st;
+            }
+        }
+        t = perfdata_record_time(f, rec);
+        if (!t) {
+            o->priv.have_held = 0;
+            if (rec->type == PERFDATA_RECORD_FINISHED_ROUND) perfdata__order_round(o);
+            return perfdata__ok(err);
+        }
+        if (o->priv.nr >= o->priv.cap) {
+            o->priv.held = *rec;
+            o->priv.have_held = 1;
+            st = perfdata__fail(err, PERFDATA_NEED_MEMORY, rec->offset, rec->type, PERFDATA__MSG("reorder window full"));
+            if (err) { err->needed = ((uint64_t)o->priv.nr + 1) * sizeof(perfdata_order_entry); err->detail = PERFDATA_POOL_QUEUE; }
+            return st;
+        }
+        o->priv.have_held = 0;
+        perfdata__order_push(o, rec, t);
+    }
+}
+
+PERFDATA_DEF size_t perfdata_ordered_window_hint(perfdata_file *f) {
+    perfdata_cursor c;
+    perfdata_record rec;
+    size_t prev = 0, cur = 0, best = 0;
+    perfdata_status st;
+    perfdata_cursor_init(f, &c);
+    while ((st = perfdata_next_record(f, &c, &rec, 0)) != PERFDATA_END) {
+        if (st == PERFDATA_NEED_MEMORY || c.priv.stopped != PERFDATA_OK) break;
+        if (st != PERFDATA_OK) continue;
+        if (rec.type == PERFDATA_RECORD_FINISHED_ROUND) {
+            if (prev + cur > best) best = prev + cur;
+            prev = cur;
+            cur = 0;
+        } else if (perfdata_record_time(f, &rec)) {
+            cur++;
+        }
+    }
+    if (prev + cur > best) best = prev + cur;
+    return best;
 }
 
 /* --------------------------------------------------------------- sample */
@@ -3164,7 +3543,7 @@ PERFDATA_DEF perfdata_status perfdata_decode_sample_id(const perfdata_file *f, c
     return perfdata__ok(err);
 }
 
-/* ---------------------------------------------------- record decoders */
+/* ------------------------------------------------ kernel record bodies */
 
 /* The body of a kernel record minus its sample_id trailer (when the trailer
    can be located; otherwise the whole body). */
@@ -3704,257 +4083,6 @@ PERFDATA_DEF perfdata_status perfdata_decode_schedstat(const perfdata_file *f, c
     PERFDATA__END();
 }
 
-/* ------------------------------------------------------------ time order */
-
-PERFDATA_DEF uint64_t perfdata_record_time(const perfdata_file *f, const perfdata_record *rec) {
-    uint64_t t = 0;
-    if (rec->type >= 64 || rec->type == 0) return 0;
-    if (rec->type == PERFDATA_RECORD_SAMPLE) {
-        /* Like perf (evsel__parse_sample_timestamp), only the fields up to
-           the time are read: the queue needs no more. */
-        long e = perfdata_record_event(f, rec, 0);
-        uint64_t st = e >= 0 ? f->events[e].attr.sample_type : 0;
-        size_t at = 8u * (size_t)(!!(st & PERFDATA_SAMPLE_IDENTIFIER) + !!(st & PERFDATA_SAMPLE_IP) +
-                                  !!(st & PERFDATA_SAMPLE_TID));
-        if ((st & PERFDATA_SAMPLE_TIME) && rec->body.n >= at + 8) t = perfdata__ld64(rec->body.p + at, rec->big_endian);
-    } else {
-        perfdata_sample_id sid;
-        if (perfdata_decode_sample_id(f, rec, &sid, 0) == PERFDATA_OK && (sid.sample_type & PERFDATA_SAMPLE_TIME)) t = sid.time;
-    }
-    return t == (uint64_t)-1 ? 0 : t; /* perf: 0 and ~0 mean "no time" */
-}
-
-/* Whether the error just returned by the source ended it: a cursor says
-   so by its state, any source by err->final. */
-PERFDATA__PRIVATE int perfdata__ordered_stopped(const perfdata_ordered *o, const perfdata_error *err) {
-    if (o->priv.cursor && o->priv.cursor->priv.stopped != PERFDATA_OK) return 1;
-    return err && err->final;
-}
-
-PERFDATA_DEF void perfdata_ordered_set_source(perfdata_ordered *o, perfdata_record_source source, void *user) {
-    o->priv.source = source;
-    o->priv.source_user = user;
-}
-
-PERFDATA_DEF void perfdata_ordered_set_cursor(perfdata_ordered *o, perfdata_cursor *c, int more_follow) {
-    o->priv.cursor = c;
-    o->priv.hold_end = more_follow;
-}
-
-PERFDATA_DEF size_t perfdata_ordered_queued(const perfdata_ordered *o) {
-    return o->priv.nr;
-}
-
-PERFDATA_DEF void perfdata_ordered_init(perfdata_ordered *o, perfdata_cursor *c, perfdata_order_entry *window, size_t cap) {
-    o->priv.cursor = c;
-    o->priv.queue = window;
-    o->priv.cap = window ? cap : 0;
-    o->priv.nr = 0;
-    o->priv.seq = 0;
-    o->priv.max_time = o->priv.last_time = o->priv.next_flush = o->priv.flush_limit = 0;
-    o->priv.flushing = o->priv.draining = 0;
-    o->priv.have_held = 0;
-    o->priv.have_final = 0;
-    o->priv.hold_end = 0;
-    o->priv.source = 0;
-    o->priv.source_user = 0;
-}
-
-PERFDATA__PRIVATE int perfdata__order_less(const perfdata_order_entry *a, const perfdata_order_entry *b) {
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
-/* A 4-ary heap (half the levels of a binary one; the four children share
-   cache lines) that moves a hole rather than swapping: one copy per level
-   instead of three. */
-#define PERFDATA__ORDER_PARENT(i) (((i) - 1) / 4)
-
-PERFDATA__PRIVATE void perfdata__order_push(perfdata_ordered *o, const perfdata_record *rec, uint64_t t) {
-    perfdata_order_entry *q = o->priv.queue;
-    size_t i = o->priv.nr++;
-    if (o->priv.nr == 1 || t >= o->priv.max_time) o->priv.max_time = t;
-    o->priv.last_time = t;
-    /* usually a record is the latest so far and stays a leaf */
-    while (i > 0 && (t < q[PERFDATA__ORDER_PARENT(i)].time ||
-                     (t == q[PERFDATA__ORDER_PARENT(i)].time && o->priv.seq < q[PERFDATA__ORDER_PARENT(i)].seq))) {
-        q[i] = q[PERFDATA__ORDER_PARENT(i)];
-        i = PERFDATA__ORDER_PARENT(i);
-    }
-    q[i].time = t;
-    q[i].seq = o->priv.seq++;
-    q[i].bytes = rec->bytes.p;
-    q[i].offset = rec->offset;
-    q[i].bytes_offset = rec->bytes.offset;
-    q[i].extra = rec->extra.n;
-    q[i].big_endian = rec->big_endian;
-    q[i].stream = rec->stream;
-}
-
-/* The record a queue entry stands for, as perfdata_next_record gave it. */
-PERFDATA__PRIVATE void perfdata__order_record(const perfdata_order_entry *e, perfdata_record *rec) {
-    const unsigned char *p = e->bytes;
-    size_t size = perfdata__ld16(p + 6, e->big_endian);
-    rec->type = perfdata__ld32(p, e->big_endian);
-    rec->misc = perfdata__ld16(p + 4, e->big_endian);
-    rec->size = (uint16_t)size;
-    rec->offset = e->offset;
-    rec->big_endian = e->big_endian;
-    rec->stream = e->stream;
-    rec->bytes.p = p; rec->bytes.n = size; rec->bytes.offset = e->bytes_offset;
-    rec->body.p = p + 8; rec->body.n = size - 8; rec->body.offset = e->bytes_offset + 8;
-    rec->extra.p = p + size; rec->extra.n = e->extra; rec->extra.offset = e->bytes_offset + size;
-}
-
-PERFDATA__PRIVATE void perfdata__order_pop(perfdata_ordered *o, perfdata_record *rec) {
-    perfdata_order_entry *q = o->priv.queue;
-    size_t i = 0, last;
-    perfdata__order_record(&q[0], rec);
-    last = --o->priv.nr;
-    if (!last) return;
-    /* Floyd's way: the hole goes down to a leaf along the earliest child,
-       then q[last] (from the bottom, so seldom far) rises into it. No
-       index reached is last. */
-    for (;;) {
-        size_t first = 4 * i + 1, m, k, end;
-        if (first >= last) break;
-        end = last - first < 4 ? last : first + 4;
-        for (m = first, k = first + 1; k < end; k++)
-            if (perfdata__order_less(&q[k], &q[m])) m = k;
-        q[i] = q[m];
-        i = m;
-    }
-    while (i > 0 && perfdata__order_less(&q[last], &q[PERFDATA__ORDER_PARENT(i)])) {
-        q[i] = q[PERFDATA__ORDER_PARENT(i)];
-        i = PERFDATA__ORDER_PARENT(i);
-    }
-    q[i] = q[last];
-}
-
-PERFDATA_DEF perfdata_status perfdata_ordered_grow(perfdata_ordered *o, perfdata_order_entry *window, size_t cap,
-                                                   perfdata_error *err) {
-    size_t i;
-    if (!window || cap < o->priv.nr) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("window smaller than the queue"));
-    if (window != o->priv.queue)
-        for (i = 0; i < o->priv.nr; i++) window[i] = o->priv.queue[i];
-    o->priv.queue = window;
-    o->priv.cap = cap;
-    return perfdata__ok(err);
-}
-
-/* One step of a release in progress; returns 1 with a record, else 0 when
-   this release is over. */
-PERFDATA__PRIVATE int perfdata__order_release(perfdata_ordered *o, perfdata_record *rec) {
-    if (o->priv.nr && (o->priv.flushing == 2 || o->priv.queue[0].time <= o->priv.flush_limit)) {
-        perfdata__order_pop(o, rec);
-        return 1;
-    }
-    return 0;
-}
-
-/* A FINISHED_ROUND: nothing happens on an empty queue; the first round
-   releases nothing; each later one releases up to the previous round's
-   highest time (ordered_events__flush, OE_FLUSH__ROUND). */
-PERFDATA__PRIVATE void perfdata__order_round(perfdata_ordered *o) {
-    if (!o->priv.nr) return;
-    o->priv.flush_limit = o->priv.next_flush;
-    o->priv.flushing = o->priv.next_flush != 0;
-    o->priv.next_flush = o->priv.max_time;
-}
-
-PERFDATA_DEF void perfdata_ordered_flush(perfdata_ordered *o, perfdata_flush how) {
-    uint64_t first, limit;
-    if (!o->priv.nr || o->priv.flushing == 2) return;
-    first = o->priv.queue[0].time;
-    if (how == PERFDATA_FLUSH_ALL) limit = ~(uint64_t)0;
-    else {
-        limit = first + (o->priv.last_time > first ? (o->priv.last_time - first) / 2 : 0);
-        o->priv.next_flush = limit;
-    }
-    if (!o->priv.flushing || limit > o->priv.flush_limit) o->priv.flush_limit = limit;
-    o->priv.flushing = 1;
-}
-
-PERFDATA_DEF perfdata_status perfdata_ordered_next(perfdata_file *f, perfdata_ordered *o, perfdata_record *rec,
-                                                   perfdata_error *err) {
-    perfdata_status st;
-    for (;;) {
-        uint64_t t;
-        if (o->priv.flushing) {
-            if (perfdata__order_release(o, rec)) return perfdata__ok(err);
-            if (o->priv.flushing == 2) {
-                /* the queue is empty: the error that ended the source, if one did */
-                if (o->priv.have_final) {
-                    o->priv.have_final = 0;
-                    if (err) *err = o->priv.final;
-                    return o->priv.final.code;
-                }
-                return perfdata__fail(err, PERFDATA_END, 0, 0, 0);
-            }
-            o->priv.flushing = 0;
-        }
-        if (o->priv.draining) {
-            o->priv.flushing = 2;
-            continue;
-        }
-        if (o->priv.have_held) {
-            *rec = o->priv.held;
-        } else {
-            st = o->priv.source ? o->priv.source(o->priv.source_user, f, o->priv.cursor, rec, err) : perfdata_next_record(f, o->priv.cursor, rec, err);
-            if (st == PERFDATA_NEED_INPUT || st == PERFDATA_NEED_MEMORY) return st; /* call again later */
-            if (st == PERFDATA_END && o->priv.hold_end) return st;
-            if (st == PERFDATA_END) { o->priv.draining = 1; continue; }
-            if (st != PERFDATA_OK) {
-                /* an error that ends the cursor still releases the queue,
-                   as perf does at the end of a stream; the error comes
-                   after the queued records */
-                if (perfdata__ordered_stopped(o, err) && o->priv.nr) {
-                    o->priv.final = *err;
-                    o->priv.have_final = 1;
-                    o->priv.draining = 1;
-                    continue;
-                }
-                return st;
-            }
-        }
-        t = perfdata_record_time(f, rec);
-        if (!t) {
-            o->priv.have_held = 0;
-            if (rec->type == PERFDATA_RECORD_FINISHED_ROUND) perfdata__order_round(o);
-            return perfdata__ok(err);
-        }
-        if (o->priv.nr >= o->priv.cap) {
-            o->priv.held = *rec;
-            o->priv.have_held = 1;
-            st = perfdata__fail(err, PERFDATA_NEED_MEMORY, rec->offset, rec->type, PERFDATA__MSG("reorder window full"));
-            if (err) { err->needed = ((uint64_t)o->priv.nr + 1) * sizeof(perfdata_order_entry); err->detail = PERFDATA_POOL_QUEUE; }
-            return st;
-        }
-        o->priv.have_held = 0;
-        perfdata__order_push(o, rec, t);
-    }
-}
-
-PERFDATA_DEF size_t perfdata_ordered_window_hint(perfdata_file *f) {
-    perfdata_cursor c;
-    perfdata_record rec;
-    size_t prev = 0, cur = 0, best = 0;
-    perfdata_status st;
-    perfdata_cursor_init(f, &c);
-    while ((st = perfdata_next_record(f, &c, &rec, 0)) != PERFDATA_END) {
-        if (st == PERFDATA_NEED_MEMORY || c.priv.stopped != PERFDATA_OK) break;
-        if (st != PERFDATA_OK) continue;
-        if (rec.type == PERFDATA_RECORD_FINISHED_ROUND) {
-            if (prev + cur > best) best = prev + cur;
-            prev = cur;
-            cur = 0;
-        } else if (perfdata_record_time(f, &rec)) {
-            cur++;
-        }
-    }
-    if (prev + cur > best) best = prev + cur;
-    return best;
-}
-
 /* ---------------------------------------------------------- features */
 
 PERFDATA_DEF const char *perfdata_feature_name(unsigned feature) {
@@ -4441,130 +4569,6 @@ PERFDATA_DEF perfdata_status perfdata_decode_feat_build_id(perfdata_view sec, in
 
 PERFDATA_DEF int perfdata_build_id_next(const perfdata_feat_list *l, size_t *state, perfdata_build_id *out) {
     return perfdata__build_id_at(l->bytes, l->big_endian, state, out);
-}
-
-/* ------------------------------------------------------- event names */
-
-typedef struct perfdata__str { char *buf; size_t len, pos; } perfdata__str;
-
-PERFDATA__PRIVATE void perfdata__puts(perfdata__str *s, const char *t) {
-    for (; *t; t++)
-        if (s->pos + 1 < s->len) s->buf[s->pos++] = *t;
-    if (s->len) s->buf[s->pos < s->len ? s->pos : s->len - 1] = 0;
-}
-PERFDATA__PRIVATE void perfdata__putc(perfdata__str *s, char c) {
-    char t[2];
-    t[0] = c; t[1] = 0;
-    perfdata__puts(s, t);
-}
-PERFDATA__PRIVATE void perfdata__puthex(perfdata__str *s, uint64_t v) {
-    char t[17];
-    int i = 16;
-    t[16] = 0;
-    do { t[--i] = "0123456789abcdef"[v & 15]; v >>= 4; } while (v);
-    perfdata__puts(s, t + i);
-}
-PERFDATA__PRIVATE void perfdata__putdec(perfdata__str *s, uint64_t v) {
-    char t[21];
-    int i = 20;
-    t[20] = 0;
-    do { t[--i] = (char)('0' + v % 10); v /= 10; } while (v);
-    perfdata__puts(s, t + i);
-}
-
-/* perf's evsel__add_modifiers: ":kuh" for what is not excluded when
-   something is, "p" per precise level, and "H"/"G" when host or guest is
-   excluded other than by default. */
-PERFDATA__PRIVATE void perfdata__modifiers(perfdata__str *s, const perfdata_attr *a) {
-    int colon = 0, exclude_guest_default = 0;
-    unsigned p = perfdata_attr_precise_ip(a);
-#define PERFDATA__MOD(flag, c)                                   \
-    do {                                                         \
-        if (!(a->flags & (flag))) {                              \
-            if (!colon) { perfdata__putc(s, ':'); colon = 1; }   \
-            perfdata__putc(s, c);                                \
-        }                                                        \
-    } while (0)
-    if (a->flags & (PERFDATA_ATTR_FLAG_EXCLUDE_KERNEL | PERFDATA_ATTR_FLAG_EXCLUDE_USER | PERFDATA_ATTR_FLAG_EXCLUDE_HV)) {
-        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_KERNEL, 'k');
-        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_USER, 'u');
-        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_HV, 'h');
-        exclude_guest_default = 1;
-    }
-    if (p) {
-        if (!colon) { perfdata__putc(s, ':'); colon = 1; }
-        while (p--) perfdata__putc(s, 'p');
-        exclude_guest_default = 1;
-    }
-    if ((a->flags & PERFDATA_ATTR_FLAG_EXCLUDE_HOST) ||
-        ((a->flags & PERFDATA_ATTR_FLAG_EXCLUDE_GUEST) != 0) == exclude_guest_default) {
-        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_HOST, 'H');
-        PERFDATA__MOD(PERFDATA_ATTR_FLAG_EXCLUDE_GUEST, 'G');
-    }
-#undef PERFDATA__MOD
-}
-
-/* perf's hw cache names: type-op-result from the first alias of each,
-   "invalid-cache" for combinations perf rejects. */
-PERFDATA__PRIVATE void perfdata__hw_cache_name(perfdata__str *s, uint64_t config) {
-    static const char *const types[] = {"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node"};
-    static const char *const ops[] = {"load", "store", "prefetch"};
-    static const char *const results[] = {"refs", "misses"};
-    /* evsel__hw_cache_stat: which ops each type supports (load 1, store 2, prefetch 4) */
-    static const unsigned char valid_ops[] = {7, 5, 7, 3, 1, 1, 7};
-    unsigned type = (unsigned)(config & 0xff), op = (unsigned)((config >> 8) & 0xff), res = (unsigned)((config >> 16) & 0xff);
-    if (type >= 7 || op >= 3 || res >= 2 || !((valid_ops[type] >> op) & 1u)) {
-        perfdata__puts(s, "invalid-cache");
-        return;
-    }
-    perfdata__puts(s, types[type]);
-    perfdata__putc(s, '-');
-    perfdata__puts(s, ops[op]);
-    perfdata__putc(s, '-');
-    perfdata__puts(s, results[res]);
-}
-
-PERFDATA_DEF const char *perfdata_event_name(const perfdata_file *f, long event, char *buf, size_t len) {
-    static const char *const hw[] = {"cycles", "instructions", "cache-references", "cache-misses", "branches",
-                                     "branch-misses", "bus-cycles", "stalled-cycles-frontend",
-                                     "stalled-cycles-backend", "ref-cycles"};
-    static const char *const sw[] = {"cpu-clock", "task-clock", "page-faults", "context-switches",
-                                     "cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-                                     "emulation-faults", "dummy", "bpf-output", "cgroup-switches"};
-    perfdata__str s;
-    const perfdata_attr *a;
-    size_t i;
-    s.buf = buf; s.len = len; s.pos = 0;
-    if (!buf || !len) return buf;
-    buf[0] = 0;
-    if (!f || event < 0 || (size_t)event >= f->nr_events) { perfdata__puts(&s, "unknown"); return buf; }
-    if (f->events[event].name.n) {
-        const perfdata_view *n = &f->events[event].name;
-        for (i = 0; i < n->n && n->p[i]; i++) perfdata__putc(&s, (char)n->p[i]);
-        return buf;
-    }
-    a = &f->events[event].attr;
-    switch (a->type) {
-    case 0: perfdata__puts(&s, a->config < 10 ? hw[a->config] : "unknown-hardware"); break;
-    case 1: perfdata__puts(&s, a->config < 12 ? sw[a->config] : "unknown-software"); break;
-    case 2: perfdata__puts(&s, "unknown tracepoint"); return buf;
-    case 3: perfdata__hw_cache_name(&s, a->config); break;
-    case 4: perfdata__putc(&s, 'r'); perfdata__puthex(&s, a->config); break;
-    case 5:
-        perfdata__puts(&s, "mem:0x");
-        perfdata__puthex(&s, a->config1);
-        perfdata__putc(&s, ':');
-        if (a->bp_type & 1) perfdata__putc(&s, 'r');
-        if (a->bp_type & 2) perfdata__putc(&s, 'w');
-        if (a->bp_type & 4) perfdata__putc(&s, 'x');
-        break;
-    default:
-        perfdata__puts(&s, "unknown attr type: ");
-        perfdata__putdec(&s, a->type);
-        return buf;
-    }
-    perfdata__modifiers(&s, a);
-    return buf;
 }
 
 #undef PERFDATA__BEGIN
