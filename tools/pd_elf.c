@@ -1260,6 +1260,38 @@ static size_t kallsyms_lines(char *text, size_t size, pd_ksym *syms) {
     return n;
 }
 
+/* The names (and module names, once per run of one module) move from the
+   whole text, which had every line and field, into a block of their own:
+   a kernel's /proc/kallsyms is 5 MB and more, its kept names a third. A
+   block that cannot be had leaves them where they are. */
+static void keep_names(pd_kallsyms *ks) {
+    size_t need = 0, i, n;
+    char *names, *p;
+    const char *module = NULL, *copied = NULL;
+    for (i = 0; i < ks->n; i++) {
+        need += strlen(ks->syms[i].name) + 1;
+        if (ks->syms[i].module && (!module || strcmp(module, ks->syms[i].module))) need += strlen(ks->syms[i].module) + 1;
+        module = ks->syms[i].module;
+    }
+    if (!(names = p = (char *)malloc(need ? need : 1))) return;
+    module = NULL;
+    for (i = 0; i < ks->n; i++) {
+        pd_ksym *k = &ks->syms[i];
+        if (k->module && (!module || strcmp(module, k->module))) {
+            module = k->module;
+            n = strlen(module) + 1;
+            copied = (const char *)memcpy(p, module, n);
+            p += n;
+        }
+        if (k->module) k->module = copied;
+        n = strlen(k->name) + 1;
+        k->name = (const char *)memcpy(p, k->name, n);
+        p += n;
+    }
+    free(ks->text);
+    ks->text = names;
+}
+
 /* Takes ownership of text[0..size] (text[size] is a spare byte). */
 static pd_elf_status kallsyms_from(char *text, size_t size, pd_kallsyms **out, pd_elf_error *err) {
     size_t lines = 1, i, kept = 0;
@@ -1288,6 +1320,7 @@ static pd_elf_status kallsyms_from(char *text, size_t size, pd_kallsyms **out, p
     }
     ks->n = kept;
     kallsyms_ends(ks->syms, ks->n);
+    keep_names(ks);
     *out = ks;
     return PD_ELF_OK;
 }
