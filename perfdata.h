@@ -1237,7 +1237,10 @@ PERFDATA_API const char *perfdata_feature_name(unsigned feature);
    (the record is valid, iteration can go on). Broken records inside a chunk
    end the chunk stream: the next call returns that error once, with
    rec->type 0 (perfdata_inflate_status() keeps saying it). Either way later
-   chunks are yielded undecoded.
+   chunks are yielded undecoded. When the input ends with part of a record
+   left over from the last chunk, the call that meets the end returns
+   PERFDATA_ERR_TRUNCATED once (rec->type 0, err.offset the last chunk's,
+   err.needed the bytes left over), and PERFDATA_END after it.
 
    Lifetime: records from inside a chunk point into the buffer. By default the
    buffer is reused for every chunk, so they stay valid until the next chunk
@@ -1288,7 +1291,7 @@ typedef struct perfdata_inflate {
                                       inside it are broken: the stream cannot go on,
                                       later chunks are yielded undecoded */
         perfdata_error error;      /* why, when failed */
-        size_t lost;               /* bytes of a partial record left at the end */
+        size_t lost;               /* bytes of a partial record left at the end (said once) */
         uint64_t in_bytes;         /* private: bytes of the chunk records decompressed */
         uint64_t charged;          /* private: the cost of the records inside them */
         uint64_t allowance;        /* private: what that cost may reach */
@@ -4818,7 +4821,14 @@ PERFDATA_DEF perfdata_status perfdata_inflate_next(perfdata_file *f, perfdata_in
         }
         st = z->priv.source ? z->priv.source(z->priv.source_user, f, z->priv.cursor, rec, err)
                             : perfdata_next_record(f, z->priv.cursor, rec, err);
-        if (st == PERFDATA_END) z->priv.lost = z->priv.carry;
+        if (st == PERFDATA_END && z->priv.carry && !z->priv.lost && !z->priv.failed) {
+            z->priv.lost = z->priv.carry; /* a record begun in the last chunk and never ended */
+            rec->type = 0;
+            st = perfdata__fail(err, PERFDATA_ERR_TRUNCATED, z->priv.chunk_rec.offset, z->priv.chunk_rec.type,
+                                PERFDATA__MSG("the records inside the compressed chunks end inside a record"));
+            if (err) err->needed = z->priv.carry;
+            return st;
+        }
         if (st != PERFDATA_OK || !perfdata__is_chunk(rec) || z->priv.failed) return st;
         z->priv.chunk_rec = *rec;
         st = perfdata_decode_compressed(f, rec, &cz, &z->priv.error);

@@ -3986,6 +3986,77 @@ ORDER_TEST(inflate_max_ratio) {
     wr_free(&d);
 }
 
+/* A stand-in decompressor that copies its input. */
+static perfdata_status copy_chunk(void *user, const unsigned char *in, size_t in_size, unsigned char *out,
+                                  size_t out_cap, size_t *out_size) {
+    (void)user;
+    if (in_size > out_cap) return PERFDATA_ERR_NO_SPACE;
+    memcpy(out, in, in_size);
+    *out_size = in_size;
+    return PERFDATA_OK;
+}
+
+/* The last chunk ends inside a record: its whole records come, then that
+   is said once (TRUNCATED, without a record, the bytes left over in
+   needed, the chunk's offset), then END. A record cut between two chunks
+   is put back together and is no such loss. */
+ORDER_TEST(inflate_partial_record_at_end) {
+    tevent ev = decoder_event();
+    wr d;
+    blob b;
+    file_opts o = default_opts();
+    perfdata_file f;
+    perfdata_event events[2];
+    perfdata_error err;
+    int cut;
+    static unsigned char out[1 << 16];
+    for (cut = 0; cut <= 1; cut++) {
+        perfdata_cursor c;
+        perfdata_inflate z;
+        perfdata_inflate_sizes sizes;
+        perfdata_record rec;
+        perfdata_status st;
+        size_t at, rounds = 0, told = 0, ends = 0;
+        uint64_t chunk_offset = 0;
+        wr_init(&d, big);
+        /* chunk 1: a FINISHED_ROUND and the first half of another */
+        at = rec_begin(&d, PERFDATA_RECORD_COMPRESSED, 0);
+        put32(&d, PERFDATA_RECORD_FINISHED_ROUND); put16(&d, 0); put16(&d, 8);
+        put32(&d, PERFDATA_RECORD_FINISHED_ROUND);
+        rec_end(&d, at);
+        /* chunk 2 (not when cut): the second half, and one more */
+        if (!cut) {
+            at = rec_begin(&d, PERFDATA_RECORD_COMPRESSED, 0);
+            put16(&d, 0); put16(&d, 8);
+            put32(&d, PERFDATA_RECORD_FINISHED_ROUND); put16(&d, 0); put16(&d, 8);
+            rec_end(&d, at);
+        }
+        b = build_file(big, &ev, 1, &d, &o);
+        if (!CHECK_EQ_U64(perfdata_open(&f, b.p, b.n, events, 2, &err), PERFDATA_OK)) break;
+        perfdata_cursor_init(&f, &c);
+        CHECK_EQ_U64(perfdata_inflate_measure(&f, &c, &sizes, &err), PERFDATA_OK);
+        perfdata_inflate_init(&z, &c, &sizes, out, sizeof out, copy_chunk, NULL);
+        while ((st = perfdata_inflate_next(&f, &z, &rec, &err)) != PERFDATA_END || ends++ < 2) {
+            if (st == PERFDATA_END) continue; /* END again after END */
+            if (st != PERFDATA_OK) {
+                CHECK_EQ_U64(st, PERFDATA_ERR_TRUNCATED);
+                CHECK_EQ_U64(rec.type, 0);
+                CHECK_EQ_U64(err.needed, 4);
+                CHECK_EQ_U64(err.offset, chunk_offset);
+                CHECK_EQ_U64(err.final, 0);
+                told++;
+                continue;
+            }
+            if (rec.type == PERFDATA_RECORD_COMPRESSED) chunk_offset = rec.offset;
+            if (rec.type == PERFDATA_RECORD_FINISHED_ROUND) rounds++;
+        }
+        CHECK_EQ_U64(rounds, cut ? 1 : 3);
+        CHECK_EQ_U64(told, (size_t)cut);
+        free(b.p);
+        wr_free(&d);
+    }
+}
+
 /* perfdata_ordered_flush: with a window that never grows, HALF releases
    up to halfway between the earliest queued time and the last queued one,
    and the next round releases up to there too (as perf); ALL releases the
@@ -4197,6 +4268,7 @@ int main(int argc, char **argv) {
     RUN_TEST(record_event_mapping);
     RUN_TEST(id_index_runs);
     RUN_TEST(inflate_max_ratio);
+    RUN_TEST(inflate_partial_record_at_end);
     RUN_TEST(ordered_flush);
     RUN_TEST(open_overlapping_id_arrays);
     RUN_TEST(status_without_err);

@@ -8,6 +8,7 @@ ordered walk gives back.
 Usage: tool_cli.py PERFDATA_BINARY WORKDIR [ASAN_BINARY]
 """
 import os
+import re
 import shutil
 import resource
 import struct
@@ -311,8 +312,11 @@ def bounds(tool, work):
     frame = perfgen.zstd_frame_header(22)
     for i in range(32):
         frame += perfgen.zstd_rle_block(8, 131072, last=(i == 31))
-    for _ in range(64):  # 256 MiB of 2056-byte records, 1 MiB of cost each
+    for _ in range(63):  # 256 MiB of 2056-byte records, 1 MiB of cost each
         p.compressed(frame)
+    # the last frame ends the last record, which began in an earlier chunk
+    tail = 2056 - (64 << 22) % 2056
+    p.compressed(frame[:-(3 + 1)] + perfgen.zstd_rle_block(8, 131072) + perfgen.zstd_rle_block(8, tail, last=True))
     rle = os.path.join(work, 'rle.data')
     with open(rle, 'wb') as f:
         f.write(p.to_bytes())
@@ -327,6 +331,22 @@ def bounds(tool, work):
         rc, out, err = run([tool, 'stat', '--max-ratio', bad, rle])
         check(f'stat --max-ratio {bad}: a usage error', rc == 2 and '--max-ratio' in err, err)
     os.unlink(rle)
+    # the last chunk ends inside a record: the records before it are read,
+    # the loss is said, the exit status says the output is short
+    p = perfgen.Perf([perfgen.Attr(ids=[1])])
+    p.feature(perfgen.FEAT_COMPRESSED, struct.pack('<IIIII', 0, 1, 1, 1, 65536))
+    rounds = struct.pack('<IHH', 68, 0, 8) * 3
+    p.compressed(perfgen.zstd_frame_header() + perfgen.zstd_raw_block(rounds + rounds[:4], last=True))
+    cut = os.path.join(work, 'chunk-cut.data')
+    with open(cut, 'wb') as f:
+        f.write(p.to_bytes())
+    for args in (['stat'], ['dump'], ['report'], ['collapse']):
+        rc, out, err = run([tool] + args + [cut])
+        check(f'{args[0]}: a record cut off at the end of the last chunk is said once, exit 3',
+              rc == 3 and err.count('end inside a record') == 1 and '4 bytes' in err, f'exit {rc}: {err}')
+    rc, out, err = run([tool, 'stat', cut])
+    check('stat: the whole records of that chunk are counted', re.search(r'FINISHED_ROUND events:\s+3\b', out), out)
+    os.unlink(cut)
     a = perfgen.Attr(sample_type=perfgen.SAMPLE_IP | perfgen.SAMPLE_TID | perfgen.SAMPLE_TIME, ids=[1])
     p = perfgen.Perf([a])
     n = 20000

@@ -229,7 +229,11 @@ static void chunks_stopped(pd_session *s, const perfdata_error *err) {
     if (s->said_chunks) return;
     s->said_chunks = 1;
     s->partial = 1;
-    if (err->code == PERFDATA_ERR_LIMIT && !err->detail)
+    if (err->code == PERFDATA_ERR_TRUNCATED && err->needed && !err->final)
+        fprintf(stderr, "perfdata: %s: the records inside the compressed chunks end inside a record (%llu bytes "
+                        "of it, in the chunk at 0x%llx); it is skipped\n", s->path,
+                (unsigned long long)err->needed, (unsigned long long)err->offset);
+    else if (err->code == PERFDATA_ERR_LIMIT && !err->detail)
         fprintf(stderr, "perfdata: %s: the records inside the compressed chunks expand more than %lu times "
                 "their size by the chunk at 0x%llx; decompression stops there and the records of later "
                 "chunks are skipped (--max-ratio N raises the bound, 0 removes it)\n", s->path,
