@@ -356,8 +356,20 @@ static int joined_next(joined *j) {
 
 static int by_text(const void *pa, const void *pb) {
     joined a, b;
-    a.e = *(const stack_count *const *)pa; a.frame = 0; a.p = NULL;
-    b.e = *(const stack_count *const *)pb; b.frame = 0; b.p = NULL;
+    size_t i = 0;
+    a.e = *(const stack_count *const *)pa;
+    b.e = *(const stack_count *const *)pb;
+    /* frames are interned: the same pointer is the same text, and stacks
+       share long roots; the text is read from the first frame that differs
+       (both have the same separators before it) */
+    while (i < a.e->n && i < b.e->n && a.e->frames[i] == b.e->frames[i]) i++;
+    if (i < a.e->n && i < b.e->n) { /* most often the first frames that differ decide */
+        const unsigned char *x = (const unsigned char *)a.e->frames[i], *y = (const unsigned char *)b.e->frames[i];
+        while (*x && *x == *y) { x++; y++; }
+        if (*x && *y) return *x < *y ? -1 : 1;
+    }
+    a.frame = b.frame = i;
+    a.p = b.p = NULL;
     for (;;) {
         int ca = joined_next(&a), cb = joined_next(&b);
         if (ca != cb) return ca < cb ? -1 : 1;

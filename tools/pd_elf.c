@@ -1296,7 +1296,8 @@ static void keep_names(pd_kallsyms *ks) {
 static pd_elf_status kallsyms_from(char *text, size_t size, pd_kallsyms **out, pd_elf_error *err) {
     size_t lines = 1, i, kept = 0;
     pd_kallsyms *ks = (pd_kallsyms *)calloc(1, sizeof *ks);
-    for (i = 0; i < size; i++) lines += text[i] == '\n';
+    const char *nl = text, *end = text + size;
+    while ((nl = (const char *)memchr(nl, '\n', (size_t)(end - nl))) != NULL) { lines++; nl++; }
     text[size] = 0;
     if (!ks) {
         free(text);
@@ -1309,13 +1310,18 @@ static pd_elf_status kallsyms_from(char *text, size_t size, pd_kallsyms **out, p
     ks->text = text;
     ks->n = kallsyms_lines(text, size, ks->syms);
     if (!ks->n) { pd_kallsyms_free(ks); return fail(err, PD_ELF_NOT_FOUND, 0, "no text symbols"); }
-    qsort(ks->syms, ks->n, sizeof *ks->syms, cmp_ksym);
+    /* a kernel lists its symbols by address, mostly: sorted only if not */
+    for (i = 1; i < ks->n && ks->syms[i - 1].addr <= ks->syms[i].addr; i++) {}
+    if (i < ks->n) qsort(ks->syms, ks->n, sizeof *ks->syms, cmp_ksym);
     if (ks->syms[ks->n - 1].addr == 0) {
         pd_kallsyms_free(ks);
         return fail(err, PD_ELF_MALFORMED, 0, "all addresses are 0 (hidden by kernel.kptr_restrict)");
     }
-    for (i = 0; i < ks->n; i++) {
-        if (kept && ks->syms[kept - 1].addr == ks->syms[i].addr) continue;
+    for (i = 0; i < ks->n; i++) { /* of the names at one address, the last line's (see cmp_ksym) */
+        if (kept && ks->syms[kept - 1].addr == ks->syms[i].addr) {
+            if (ks->syms[i].name > ks->syms[kept - 1].name) ks->syms[kept - 1] = ks->syms[i];
+            continue;
+        }
         ks->syms[kept++] = ks->syms[i];
     }
     ks->n = kept;
