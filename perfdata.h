@@ -5540,26 +5540,10 @@ PERFDATA__PRIVATE perfdata_status perfdata__r_refused(perfdata_reader *r, perfda
     return perfdata__r_final(r, PERFDATA_ERR_LIMIT, err);
 }
 
-PERFDATA_DEF perfdata_status perfdata_reader_next(perfdata_reader *r, perfdata_record *rec, perfdata_error *err) {
+/* perfdata_reader_next through every step. */
+PERFDATA__COLD perfdata_status perfdata__r_next(perfdata_reader *r, perfdata_record *rec, perfdata_error *err) {
     perfdata_status st;
     struct perfdata__block *b;
-    if (r->priv.started && !r->priv.push && !r->priv.z_on && !r->priv.have_back && !r->priv.have_reg &&
-        !r->priv.refused && !r->priv.ended && !(r->priv.flags & PERFDATA_READ_ORDERED) &&
-        r->priv.file.nr_events == r->priv.ids_events) {
-        /* a whole buffer read as it is stored: a record from the cursor is
-           the reader's record, unless it is one the steps below act on
-           (chunks, perf's own records); those, and the cursor's end or
-           errors (which it says again), go the whole way */
-        st = perfdata_next_record(&r->priv.file, &r->priv.cur, rec, err);
-        if (st != PERFDATA_OK) {
-        } else if (rec->type < PERFDATA_RECORD_HEADER_ATTR && rec->type != PERFDATA_RECORD_COMPRESSED &&
-                   rec->type != PERFDATA_RECORD_COMPRESSED2) {
-            return st;
-        } else {
-            r->priv.back = *rec;
-            r->priv.have_back = 1;
-        }
-    }
     rec->type = 0;
     rec->bytes.p = 0;
     rec->bytes.n = 0;
@@ -5589,6 +5573,26 @@ PERFDATA_DEF perfdata_status perfdata_reader_next(perfdata_reader *r, perfdata_r
         r->priv.ended = 1;
     if (st == PERFDATA_END) r->priv.ended = 1;
     return st;
+}
+
+PERFDATA_DEF perfdata_status perfdata_reader_next(perfdata_reader *r, perfdata_record *rec, perfdata_error *err) {
+    perfdata_status st;
+    if (r->priv.started && !r->priv.push && !r->priv.z_on && !r->priv.have_back && !r->priv.have_reg &&
+        !r->priv.refused && !r->priv.ended && !(r->priv.flags & PERFDATA_READ_ORDERED) &&
+        r->priv.file.nr_events == r->priv.ids_events) {
+        /* a whole buffer read as it is stored: a record from the cursor is
+           the reader's record, unless it is one the steps act on (chunks,
+           perf's own records); those, and the cursor's end or errors
+           (which it says again when asked again), go through every step */
+        st = perfdata_next_record(&r->priv.file, &r->priv.cur, rec, err);
+        if (st != PERFDATA_OK) return perfdata__r_next(r, rec, err);
+        if (rec->type < PERFDATA_RECORD_HEADER_ATTR && rec->type != PERFDATA_RECORD_COMPRESSED &&
+            rec->type != PERFDATA_RECORD_COMPRESSED2)
+            return st;
+        r->priv.back = *rec;
+        r->priv.have_back = 1;
+    }
+    return perfdata__r_next(r, rec, err);
 }
 
 /* ======================================================================= */
