@@ -1110,9 +1110,9 @@ typedef struct perfdata_feat_cpu_topology {  /* CPU_TOPOLOGY */
     perfdata_view die_ids;           /* u32 per cpu */
     int big_endian;
 } perfdata_feat_cpu_topology;
-/* core_id/socket_id/die_id of cpu i; -1 where absent */
-PERFDATA_API void perfdata_cpu_topology_ids(const perfdata_feat_cpu_topology *t, uint32_t cpu,
-                                            int32_t *core_id, int32_t *socket_id, int32_t *die_id);
+typedef struct perfdata_cpu_topology_entry { int32_t core_id, socket_id, die_id; } perfdata_cpu_topology_entry;
+/* The ids of cpu i; -1 where absent. */
+PERFDATA_API perfdata_cpu_topology_entry perfdata_cpu_topology_at(const perfdata_feat_cpu_topology *t, size_t cpu);
 
 typedef struct perfdata_feat_list {      /* any counted list of entries */
     uint64_t nr;
@@ -4459,15 +4459,15 @@ PERFDATA_DEF perfdata_status perfdata_decode_feat_cpu_topology(perfdata_view sec
     return perfdata__ok(err);
 }
 
-PERFDATA_DEF void perfdata_cpu_topology_ids(const perfdata_feat_cpu_topology *t, uint32_t cpu, int32_t *core_id,
-                                            int32_t *socket_id, int32_t *die_id) {
-    *core_id = *socket_id = *die_id = -1;
-    if (cpu < t->nr_cpus && (size_t)cpu < t->cpu_ids.n / 8) {
-        *core_id = (int32_t)perfdata__ld32(t->cpu_ids.p + 8 * (size_t)cpu, t->big_endian);
-        *socket_id = (int32_t)perfdata__ld32(t->cpu_ids.p + 8 * (size_t)cpu + 4, t->big_endian);
+PERFDATA_DEF perfdata_cpu_topology_entry perfdata_cpu_topology_at(const perfdata_feat_cpu_topology *t, size_t cpu) {
+    perfdata_cpu_topology_entry e;
+    e.core_id = e.socket_id = e.die_id = -1;
+    if (cpu < t->nr_cpus && cpu < t->cpu_ids.n / 8) {
+        e.core_id = (int32_t)perfdata__ld32(t->cpu_ids.p + 8 * cpu, t->big_endian);
+        e.socket_id = (int32_t)perfdata__ld32(t->cpu_ids.p + 8 * cpu + 4, t->big_endian);
     }
-    if (t->has_dies && (size_t)cpu < t->die_ids.n / 4)
-        *die_id = (int32_t)perfdata__ld32(t->die_ids.p + 4 * (size_t)cpu, t->big_endian);
+    if (t->has_dies && cpu < t->die_ids.n / 4) e.die_id = (int32_t)perfdata__ld32(t->die_ids.p + 4 * cpu, t->big_endian);
+    return e;
 }
 
 /* CPU_DOMAIN_INFO: entries run to the section's end; each is validated. */

@@ -88,9 +88,8 @@ static uint64_t df_feature(unsigned feat, perfdata_view sec, int big, uint32_t n
             h += df_strlist(&x.die_siblings, limit) + da_view(x.cpu_ids) + da_view(x.die_ids) + (uint64_t)x.has_dies;
             /* past the end too: must give -1, not a read */
             for (i = 0; i <= x.nr_cpus + 1 && i < 70000; i++) {
-                int32_t core, sock, die;
-                perfdata_cpu_topology_ids(&x, i, &core, &sock, &die);
-                h = h * 31 + (uint64_t)(int64_t)core + (uint64_t)(int64_t)sock + (uint64_t)(int64_t)die;
+                perfdata_cpu_topology_entry e = perfdata_cpu_topology_at(&x, i);
+                h = h * 31 + (uint64_t)(int64_t)e.core_id + (uint64_t)(int64_t)e.socket_id + (uint64_t)(int64_t)e.die_id;
             }
         }
         break;

@@ -1,5 +1,5 @@
 /* test_features.c - unit tests for the feature-section decoders of perfdata.h
-   (perfdata_decode_feat_*, the *_next iterators, perfdata_cpu_topology_ids,
+   (perfdata_decode_feat_*, the *_next iterators, perfdata_cpu_topology_at,
    perfdata_decode_feat_build_id and perfdata_build_id_next,
    perfdata_feature_name).
 
@@ -988,20 +988,18 @@ static void build_topology(wr *w, int tails, topo_ctx *c) {
 static void check_topology_ids(const perfdata_feat_cpu_topology *t, int ids, int dies) {
     uint32_t cpu;
     static const uint32_t out_of_range[4] = {4, 5, 1000, 0xffffffffu};
-    int32_t core, socket, die;
+    perfdata_cpu_topology_entry e;
     for (cpu = 0; cpu < 4; cpu++) {
-        core = socket = die = 12345;
-        perfdata_cpu_topology_ids(t, cpu, &core, &socket, &die);
-        CHECK_EQ_U64((int64_t)core, ids ? (int64_t)(0x100 + cpu) : -1);
-        CHECK_EQ_U64((int64_t)socket, ids ? (int64_t)(0x200 + cpu) : -1);
-        CHECK_EQ_U64((int64_t)die, dies ? (int64_t)(0x300 + cpu) : -1);
+        e = perfdata_cpu_topology_at(t, cpu);
+        CHECK_EQ_U64((int64_t)e.core_id, ids ? (int64_t)(0x100 + cpu) : -1);
+        CHECK_EQ_U64((int64_t)e.socket_id, ids ? (int64_t)(0x200 + cpu) : -1);
+        CHECK_EQ_U64((int64_t)e.die_id, dies ? (int64_t)(0x300 + cpu) : -1);
     }
     for (cpu = 0; cpu < 4; cpu++) {
-        core = socket = die = 12345;
-        perfdata_cpu_topology_ids(t, out_of_range[cpu], &core, &socket, &die);
-        CHECK_EQ_U64((int64_t)core, -1);
-        CHECK_EQ_U64((int64_t)socket, -1);
-        CHECK_EQ_U64((int64_t)die, -1);
+        e = perfdata_cpu_topology_at(t, out_of_range[cpu]);
+        CHECK_EQ_U64((int64_t)e.core_id, -1);
+        CHECK_EQ_U64((int64_t)e.socket_id, -1);
+        CHECK_EQ_U64((int64_t)e.die_id, -1);
     }
 }
 
@@ -2350,9 +2348,9 @@ static void fixture_feature(fixture *x, unsigned feat, perfdata_view sec) {
             if (x->header_txt && strstr(x->header_txt, "# sibling dies"))
                 CHECK(t.has_dies && walk_strlist(&t.die_siblings));
             for (cpu = 0; cpu < t.nr_cpus; cpu++) {
-                int32_t core, socket, die;
+                perfdata_cpu_topology_entry e = perfdata_cpu_topology_at(&t, cpu);
+                int32_t core = e.core_id, socket = e.socket_id, die = e.die_id;
                 char line[128];
-                perfdata_cpu_topology_ids(&t, cpu, &core, &socket, &die);
                 CHECK(core >= 0 && socket >= 0);
                 if (t.has_dies) {
                     snprintf(line, sizeof line, "# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", (unsigned)cpu,

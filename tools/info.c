@@ -305,17 +305,15 @@ static void print_cpu_topology(info_ctx *c, perfdata_view sec) {
     if (t.has_dies && t.die_siblings.nr) {
         if (t.nr_cpus)
             for (cpu = 0; cpu < t.nr_cpus; cpu++) {
-                int32_t core, sock, die;
-                perfdata_cpu_topology_ids(&t, cpu, &core, &sock, &die);
-                fprintf(c->out, "# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", cpu, core, die, sock);
+                perfdata_cpu_topology_entry e = perfdata_cpu_topology_at(&t, cpu);
+                fprintf(c->out, "# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", cpu, e.core_id, e.die_id, e.socket_id);
             }
         else
             fprintf(c->out, "# Core ID, Die ID and Socket ID information is not available\n");
     } else if (t.nr_cpus) {
         for (cpu = 0; cpu < t.nr_cpus; cpu++) {
-            int32_t core, sock, die;
-            perfdata_cpu_topology_ids(&t, cpu, &core, &sock, &die);
-            fprintf(c->out, "# CPU %u: Core ID %d, Socket ID %d\n", cpu, core, sock);
+            perfdata_cpu_topology_entry e = perfdata_cpu_topology_at(&t, cpu);
+            fprintf(c->out, "# CPU %u: Core ID %d, Socket ID %d\n", cpu, e.core_id, e.socket_id);
         }
     } else {
         fprintf(c->out, "# Core ID and Socket ID information is not available\n");
