@@ -1270,14 +1270,14 @@ static void keep_names(pd_kallsyms *ks) {
     const char *module = NULL, *copied = NULL;
     for (i = 0; i < ks->n; i++) {
         need += strlen(ks->syms[i].name) + 1;
-        if (ks->syms[i].module && (!module || strcmp(module, ks->syms[i].module))) need += strlen(ks->syms[i].module) + 1;
+        if (ks->syms[i].module && (!module || strcmp(module, ks->syms[i].module) != 0)) need += strlen(ks->syms[i].module) + 1;
         module = ks->syms[i].module;
     }
     if (!(names = p = (char *)malloc(need ? need : 1))) return;
     module = NULL;
     for (i = 0; i < ks->n; i++) {
         pd_ksym *k = &ks->syms[i];
-        if (k->module && (!module || strcmp(module, k->module))) {
+        if (k->module && (!module || strcmp(module, k->module) != 0)) {
             module = k->module;
             n = strlen(module) + 1;
             copied = (const char *)memcpy(p, module, n);

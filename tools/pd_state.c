@@ -549,7 +549,7 @@ static void thread_exited(pd_state *st, int32_t tid) {
     pd_thread *t;
     if (st->keep_exited || !(t = find_thread(st, tid)) || t->exited || t->tid == 0) return;
     t->exited = 1;
-    if (!st->exited && !(st->exited = (pd_exited *)malloc(PD_STATE_EXITED_KEPT * sizeof *st->exited))) pd_nomem();
+    if (!st->exited && !(st->exited = (pd_exited *)calloc(PD_STATE_EXITED_KEPT, sizeof *st->exited))) pd_nomem();
     if (st->nexited == PD_STATE_EXITED_KEPT) { /* the oldest goes, unless its tid was born again */
         pd_thread *old = find_thread(st, st->exited[st->exited_head].tid);
         if (old && old->serial == st->exited[st->exited_head].serial && old->exited)
