@@ -2374,10 +2374,11 @@ PERFDATA__PRIVATE perfdata_status perfdata__open_file_mode(perfdata_file *f, siz
     unsigned i;
     r.pos = 8;
     f->header_size = perfdata__rd64(&r);
+    /* judged as soon as it is there: a stream's first 16 bytes say the same */
+    if (!r.overrun && f->header_size != 104 && f->header_size != 72)
+        return perfdata__fail(err, PERFDATA_ERR_MALFORMED, 8, 0, PERFDATA__MSG("unknown file header size"));
     f->attr_size = perfdata__rd64(&r);
     if (r.overrun) return perfdata__fail(err, PERFDATA_ERR_TRUNCATED, 0, 0, PERFDATA__MSG("file header truncated"));
-    if (f->header_size != 104 && f->header_size != 72)
-        return perfdata__fail(err, PERFDATA_ERR_MALFORMED, 8, 0, PERFDATA__MSG("unknown file header size"));
     if (n < f->header_size) return perfdata__fail_cut(err, n, f->header_size, PERFDATA__MSG("file header truncated"));
     if (f->attr_size == 0)
         return perfdata__fail(err, PERFDATA_ERR_MALFORMED, 16, 0, PERFDATA__MSG("attr_size is 0"));

@@ -1653,6 +1653,16 @@ ORDER_TEST(open_bad_headers) {
     CHECK_EQ_U64(perfdata_open(&f, bad.p, bad.n, events, 4, &err), PERFDATA_ERR_MALFORMED);
     free(bad.p);
 
+    /* an unknown header size is MALFORMED at offset 8 from the first 16
+       bytes on, as in the whole file: a stream's first piece says the same */
+    for (n = 16; n <= 104; n += 88) {
+        blob odd = blob_copy(good.p, n);
+        odd.p[big ? 8 : 15] = 2; /* 104 + 2 << 56 */
+        CHECK_EQ_U64(perfdata_open(&f, odd.p, odd.n, events, 4, &err), PERFDATA_ERR_MALFORMED);
+        CHECK_EQ_U64(err.offset, 8);
+        free(odd.p);
+    }
+
     for (n = 0; n < 104; n++) {
         blob cut = blob_copy(good.p, n);
         if (perfdata_open(&f, cut.p, cut.n, events, 4, &err) != PERFDATA_ERR_TRUNCATED ||
