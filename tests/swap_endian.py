@@ -1,36 +1,57 @@
 #!/usr/bin/env python3
 """Test-only writer: rewrite a little-endian perf.data (file or pipe mode) as
 the big-endian file a big-endian machine would have written, field by field
-(what perfdata.h must undo on read). Layouts as in
-include/uapi/linux/perf_event.h and tools/perf/util/header.c.
+(what perfdata.h must undo on read), or a big-endian one back as little-endian
+(the inverse, so converting twice gives back the original bytes). Layouts as
+in include/uapi/linux/perf_event.h and tools/perf/util/header.c.
 
-Byte strings, build ids, RAW payloads and user-stack dumps are copied as
-they are (they are bytes either way). The attr flag bit-field is laid out as
-a big-endian compiler does (per byte, first field in bit 7), precise_ip's
-two bits mirrored with it; branch-entry flags likewise from the MSB down.
+Byte strings, build ids and user-stack dumps are copied as they are (they
+are bytes either way). The attr flag bit-field is laid out as a big-endian
+compiler does (per byte, first field in bit 7), precise_ip's two bits
+mirrored with it; branch-entry flags likewise from the MSB down.
+
+Tracepoints: the TRACING_DATA block (file-mode feature section, pipe-mode
+PERF_RECORD_HEADER_TRACING_DATA; layout of tools/perf/util/trace-event-read.c)
+gets its numbers (page size, section sizes and counts) in the target order
+and its endian byte set to match (1 = big-endian); the texts are copied.
+Each PERF_SAMPLE_RAW payload of a tracepoint event (attr.type 2) is
+converted per the event format whose ID is attr.config: integer fields of
+size 2, 4 or 8 and each element of fixed arrays of such, __data_loc and
+__rel_loc u32 words, and the elements of dynamic arrays of known integer
+types; char arrays, strings and 1-byte fields are copied. RAW payloads of
+other events, or of formats the block lacks, are copied as they are.
+
 Compressed payloads cannot be converted without recompressing: such files
 are refused (exit 3).
 
 Usage: swap_endian.py IN OUT
+       swap_endian.py --roundtrip-check FILE...
+           convert each FILE to the other byte order and back; exit 1 if the
+           result is not byte-identical to FILE (3 if a file is refused)
 """
+import re
 import struct
 import sys
 
 LE, BE = '<', '>'
+PERFILE2 = 0x32454c4946524550          # b'PERFILE2' read little-endian
+PERFILE2_SWAPPED = 0x50455246494c4532  # the same written big-endian
 
 
 class Swapper:
-    def __init__(self, data):
+    def __init__(self, data, src=LE):
         self.src = data
         self.out = bytearray(data)
+        self.i = src                          # byte order of the input
+        self.o = BE if src == LE else LE      # byte order written
 
-    # copy a field at `off` from LE to BE
+    # copy a field at `off` from the input order to the other one
     def sw(self, off, fmt):
         size = struct.calcsize(fmt)
         if off < 0 or off + size > len(self.src):
             raise ValueError(f'field at {off:#x} out of range')
-        vals = struct.unpack_from(LE + fmt, self.src, off)
-        struct.pack_into(BE + fmt, self.out, off, *vals)
+        vals = struct.unpack_from(self.i + fmt, self.src, off)
+        struct.pack_into(self.o + fmt, self.out, off, *vals)
         return vals
 
     def u64(self, off):
@@ -42,23 +63,41 @@ class Swapper:
     def u16(self, off):
         return self.sw(off, 'H')[0]
 
+    # read (no conversion) in the input's order
+    def rd(self, off, fmt):
+        return struct.unpack_from(self.i + fmt, self.src, off)[0]
+
     def le64(self, off):
-        return struct.unpack_from('<Q', self.src, off)[0]
+        return self.rd(off, 'Q')
 
     def le32(self, off):
-        return struct.unpack_from('<I', self.src, off)[0]
+        return self.rd(off, 'I')
 
 
 def bitrev8(b):
     return int(f'{b:08b}'[::-1], 2)
 
 
-def swap_attr_flags(s, off):
-    flags = s.le64(off)
+def mirror_precise_ip(flags):
     pi = (flags >> 15) & 3
-    flags = (flags & ~(3 << 15)) | (((pi & 1) << 1 | (pi >> 1)) << 15)  # mirrored 2-bit field
-    for i in range(8):
-        s.out[off + i] = bitrev8((flags >> (8 * i)) & 0xff)
+    return (flags & ~(3 << 15)) | (((pi & 1) << 1 | (pi >> 1)) << 15)  # mirrored 2-bit field
+
+
+def attr_flags(s, off):
+    """The flags u64 as a little-endian machine has it."""
+    if s.i == LE:
+        return s.le64(off)
+    flags = sum(bitrev8(s.src[off + i]) << (8 * i) for i in range(8))
+    return mirror_precise_ip(flags)
+
+
+def swap_attr_flags(s, off):
+    if s.i == LE:
+        flags = mirror_precise_ip(s.le64(off))
+        for i in range(8):
+            s.out[off + i] = bitrev8((flags >> (8 * i)) & 0xff)
+    else:
+        struct.pack_into('<Q', s.out, off, attr_flags(s, off))
 
 
 # offsets and widths of perf_event_attr fields after `flags`
@@ -70,8 +109,8 @@ def swap_attr(s, off):
     """Returns (attr dict, size)."""
     typ, size = s.le32(off), s.le32(off + 4)
     real = size or 64
-    a = dict(type=typ, size=real, sample_type=s.le64(off + 24), read_format=s.le64(off + 32),
-             flags=s.le64(off + 40), branch_sample_type=s.le64(off + 72) if real >= 80 else 0,
+    a = dict(type=typ, size=real, config=s.le64(off + 8), sample_type=s.le64(off + 24), read_format=s.le64(off + 32),
+             flags=attr_flags(s, off + 40), branch_sample_type=s.le64(off + 72) if real >= 80 else 0,
              regs_user=s.le64(off + 80) if real >= 88 else 0, regs_intr=s.le64(off + 96) if real >= 104 else 0)
     s.u32(off); s.u32(off + 4)
     for o in (8, 16, 24, 32):
@@ -102,13 +141,25 @@ def swap_trailer(s, a, end):
             s.sw(at, kind)
 
 
+BRANCH_FLAG_WIDTHS = [1, 1, 1, 1, 16, 4, 2, 4, 3, 31]
+
+
 def branch_flags_be(v):
     """LE bit-field layout -> the u64 a BE compiler stores (fields from the MSB)."""
-    widths = [1, 1, 1, 1, 16, 4, 2, 4, 3, 31]
     out, lo, hi = 0, 0, 64
-    for w in widths:
+    for w in BRANCH_FLAG_WIDTHS:
         hi -= w
         out |= ((v >> lo) & ((1 << w) - 1)) << hi
+        lo += w
+    return out
+
+
+def branch_flags_le(v):
+    """The inverse of branch_flags_be."""
+    out, lo, hi = 0, 0, 64
+    for w in BRANCH_FLAG_WIDTHS:
+        hi -= w
+        out |= ((v >> hi) & ((1 << w) - 1)) << lo
         lo += w
     return out
 
@@ -128,7 +179,7 @@ def swap_read(s, pos, fmt):
     return pos
 
 
-def swap_sample(s, a, pos, end):
+def swap_sample(s, a, pos, end, tracing=None):
     t = a['sample_type']
     def q():
         nonlocal pos
@@ -148,14 +199,21 @@ def swap_sample(s, a, pos, end):
         nr = q()
         for _ in range(nr): q()
     if t & (1 << 10):
-        size = s.u32(pos); pos += 4 + size
+        size = s.u32(pos)
+        if tracing is not None and a['type'] == 2:
+            tracing.swap_raw(s, a['config'], pos + 4, pos + 4 + size)
+        pos += 4 + size
     if t & (1 << 11):
         nr = q()
         if a['branch_sample_type'] & (1 << 17): q()
         for _ in range(nr):
             q(); q()
             v = s.le64(pos)
-            struct.pack_into('>Q', s.out, pos, branch_flags_be(v)); pos += 8
+            if s.i == LE:
+                struct.pack_into('>Q', s.out, pos, branch_flags_be(v))
+            else:
+                struct.pack_into('<Q', s.out, pos, branch_flags_le(v))
+            pos += 8
         if a['branch_sample_type'] & (1 << 19):
             for _ in range(nr): q()
     if t & (1 << 12):
@@ -193,11 +251,163 @@ def swap_cpu_map_data(s, pos):
         s.u16(pos + 4); s.u16(pos + 6)
 
 
+# element sizes of dynamic (__data_loc TYPE[]) arrays whose elements are
+# integers; 'long' means the block's long size. Others (char, u8, structs,
+# unknown typedefs) are copied as bytes.
+DYN_ELEM = {'short': 2, 'unsigned short': 2, 's16': 2, 'u16': 2, '__s16': 2, '__u16': 2,
+            'int': 4, 'unsigned int': 4, 'unsigned': 4, 's32': 4, 'u32': 4, '__s32': 4, '__u32': 4,
+            'pid_t': 4, 'int32_t': 4, 'uint32_t': 4,
+            'long long': 8, 'unsigned long long': 8, 's64': 8, 'u64': 8, '__s64': 8, '__u64': 8,
+            'int64_t': 8, 'uint64_t': 8, 'long': 'long', 'unsigned long': 'long'}
+
+FIELD_RE = re.compile(rb'field:([^;]*);\s*offset:(\d+);\s*size:(\d+);')
+ID_RE = re.compile(rb'^ID:\s*(\d+)', re.M)
+
+
+def parse_format(text, long_size):
+    """-> (id or None, [(kind, offset, size, elem)]) from an event format text.
+    kind: 'int' (swap `size` bytes), 'array' (elements of `elem` bytes),
+    'loc'/'relloc' (u32 word; elem = dynamic element size or 0)."""
+    m = ID_RE.search(text)
+    fields = []
+    for decl, off, size in FIELD_RE.findall(text):
+        decl, off, size = decl.decode('latin-1').strip(), int(off), int(size)
+        loc = decl.startswith('__data_loc') or decl.startswith('__rel_loc')
+        if loc:
+            kind = 'relloc' if decl.startswith('__rel_loc') else 'loc'
+            typ = decl.split(None, 1)[1] if ' ' in decl else ''
+            typ = typ[:typ.rfind('[')] if '[' in typ else typ.rsplit(None, 1)[0] if ' ' in typ else ''
+            typ = ' '.join(w for w in typ.split() if w not in ('const', 'volatile'))
+            elem = DYN_ELEM.get(typ, 0)
+            if elem == 'long':
+                elem = long_size
+            if size == 4:
+                fields.append((kind, off, 4, elem))
+            continue
+        am = re.search(r'\[(\d+)\]\s*$', decl)
+        if am:
+            n = int(am.group(1))
+            if n and size % n == 0 and size // n in (2, 4, 8):
+                fields.append(('array', off, size, size // n))
+            continue
+        if '[' in decl:          # array of a size not given as a number
+            continue
+        if size in (2, 4, 8):
+            fields.append(('int', off, size, size))
+    return (int(m.group(1)) if m else None), fields
+
+
+class Tracing:
+    """The event formats of a TRACING_DATA block, and the RAW converter."""
+    MAGIC = b'\x17\x08\x44tracing'
+
+    def __init__(self):
+        self.formats = {}     # id -> fields
+        self.raw_samples = 0
+        self.long_size = 8
+
+    def convert_block(self, s, start, end):
+        """Convert the block at [start, end); returns its parsed length."""
+        if s.src[start:start + 10] != self.MAGIC:
+            raise ValueError(f'tracing data at {start:#x}: bad magic')
+        p = start + 10
+        nul = s.src.index(b'\0', p, end)
+        version = s.src[p:nul].decode('latin-1')
+        p = nul + 1
+        # the block's own byte order is its endian byte (perf's writer sets it
+        # to the machine's, i.e. the file's)
+        order = BE if s.src[p] else LE
+        out = BE if order == LE else LE
+        s.out[p] = 1 if out == BE else 0
+        self.long_size = s.src[p + 1]
+        p += 2
+
+        def num(fmt):
+            nonlocal p
+            if p + struct.calcsize(fmt) > end:
+                raise ValueError(f'tracing data at {start:#x}: truncated at {p:#x}')
+            v = struct.unpack_from(order + fmt, s.src, p)[0]
+            struct.pack_into(out + fmt, s.out, p, v)
+            p += struct.calcsize(fmt)
+            return v
+
+        def text(size):
+            nonlocal p
+            if p + size > end:
+                raise ValueError(f'tracing data at {start:#x}: section overruns at {p:#x}')
+            t = bytes(s.src[p:p + size])
+            p += size
+            return t
+
+        num('I')                                   # page size
+        for name in (b'header_page\0', b'header_event\0'):
+            if s.src[p:p + len(name)] != name:
+                raise ValueError(f'tracing data at {start:#x}: no {name[:-1].decode()}')
+            p += len(name)
+            text(num('Q'))
+        for _ in range(num('I')):                  # ftrace formats
+            self.add_format(text(num('Q')))
+        for _ in range(num('I')):                  # systems
+            nul = s.src.index(b'\0', p, end)
+            p = nul + 1
+            for _ in range(num('I')):
+                self.add_format(text(num('Q')))
+        text(num('I'))                             # kallsyms
+        text(num('I'))                             # printk formats
+        try:
+            new_cmdlines = float(version) >= 0.6
+        except ValueError:
+            new_cmdlines = False
+        if new_cmdlines:
+            text(num('Q'))                         # saved cmdlines
+        return p - start
+
+    def add_format(self, t):
+        ident, fields = parse_format(t, self.long_size)
+        if ident is not None:
+            self.formats[ident] = fields
+
+    def swap_raw(self, s, config, start, end):
+        """The tracepoint record at [start, end) (the RAW bytes after the u32 size)."""
+        fields = self.formats.get(config)
+        if fields is None:
+            return
+        self.raw_samples += 1
+        n = end - start
+        for kind, off, size, elem in fields:
+            if off + size > n:
+                continue
+            at = start + off
+            if kind == 'int':
+                s.sw(at, {2: 'H', 4: 'I', 8: 'Q'}[size])
+            elif kind == 'array':
+                f = {2: 'H', 4: 'I', 8: 'Q'}[elem]
+                for i in range(size // elem):
+                    s.sw(at + i * elem, f)
+            else:
+                word = s.u32(at)
+                doff, dlen = word & 0xffff, word >> 16
+                if kind == 'relloc':
+                    doff += off + size
+                if elem in (2, 4, 8) and doff + dlen <= n:
+                    f = {2: 'H', 4: 'I', 8: 'Q'}[elem]
+                    for i in range(dlen // elem):
+                        s.sw(start + doff + i * elem, f)
+
+
 class Converter:
     def __init__(self, data):
-        self.s = Swapper(data)
+        magic = struct.unpack_from('<Q', data, 0)[0] if len(data) >= 8 else 0
+        if magic == PERFILE2:
+            src = LE
+        elif magic == PERFILE2_SWAPPED:
+            src = BE
+        else:
+            raise ValueError('not a PERFILE2 file')
+        self.s = Swapper(data, src)
         self.attrs = []      # list of (attr, ids)
         self.pipe = False
+        self.tracing = Tracing()
 
     def event_of(self, rtype, body, end):
         if len(self.attrs) == 1:
@@ -226,7 +436,7 @@ class Converter:
 
     def record(self, off):
         s = self.s
-        rtype, misc, size = struct.unpack_from('<IHH', s.src, off)
+        rtype, misc, size = struct.unpack_from(s.i + 'IHH', s.src, off)
         s.u32(off); s.u16(off + 4); s.u16(off + 6)
         body, end = off + 8, off + size
         extra = 0
@@ -240,7 +450,7 @@ class Converter:
             a = self.event_of(rtype, body, end)
             if a is None:
                 raise ValueError(f'sample at {off:#x} matches no event')
-            swap_sample(s, a, body, end)
+            swap_sample(s, a, body, end, self.tracing)
         else:
             extra = self.user(rtype, misc, body, end)
         return size + extra
@@ -286,6 +496,10 @@ class Converter:
         elif t == 65: s.u64(b)
         elif t == 66:
             size = s.u32(b)
+            # the block follows the record (perf pads it to 8 bytes)
+            start = e if e - b - 4 < size else b + 4
+            if size:
+                self.tracing.convert_block(s, start, start + size)
             return size if e - b - 4 < size else 0
         elif t == 67: s.u32(b)
         elif t == 69:
@@ -328,13 +542,21 @@ class Converter:
 
     def walk(self, pos, end):
         while pos + 8 <= end:
-            size = struct.unpack_from('<H', self.s.src, pos + 6)[0]
+            size = struct.unpack_from(self.s.i + 'H', self.s.src, pos + 6)[0]
             if size < 8:
                 break
             pos += self.record(pos)
 
     def string_feature(self, off):
         self.s.u32(off)
+
+    def tracing_feature(self, data_end, bits):
+        """Convert HEADER_TRACING_DATA (bit 1) first: the samples need its formats."""
+        if bits & 2:
+            idx = data_end + 16 * bin(bits & 1).count('1')
+            foff, fsize = self.s.le64(idx), self.s.le64(idx + 8)
+            if fsize:
+                self.tracing.convert_block(self.s, foff, foff + fsize)
 
     def features(self, data_end, bits):
         s = self.s
@@ -357,15 +579,13 @@ class Converter:
 
     def convert(self):
         s = self.s
-        magic, hsize = struct.unpack_from('<QQ', s.src, 0)
-        if magic != 0x32454c4946524550:
-            raise ValueError('not a little-endian PERFILE2 file')
+        hsize = s.le64(8)
         s.u64(0); s.u64(8)
         if hsize == 16:
             self.pipe = True
             self.walk(16, len(s.src))
             return bytes(s.out)
-        attr_size, ao, asz, do, dsz = struct.unpack_from('<QQQQQ', s.src, 16)
+        attr_size, ao, asz, do, dsz = struct.unpack_from(s.i + 'QQQQQ', s.src, 16)
         for o in range(16, 72, 8): s.u64(o)
         bits = 0
         for i in range(4):
@@ -378,19 +598,54 @@ class Converter:
             ids = [s.u64(ioff + 8 * i) for i in range(isz // 8)]
             self.attrs.append((a, set(ids)))
             p += real + 16
+        self.tracing_feature(do + dsz, bits)
         self.walk(do, do + dsz)
         self.features(do + dsz, bits)
         return bytes(s.out)
 
 
+def roundtrip(path):
+    """-> (ok, message)"""
+    data = open(path, 'rb').read()
+    c1 = Converter(data)
+    other = c1.convert()
+    back = Converter(other).convert()
+    if back == data:
+        return True, (f'{path}: ok ({len(data)} bytes, {c1.tracing.raw_samples} tracepoint RAW '
+                      f'payloads converted, {len(c1.tracing.formats)} formats)')
+    at = next(i for i in range(min(len(back), len(data))) if back[i] != data[i]) \
+        if len(back) == len(data) else min(len(back), len(data))
+    return False, f'{path}: converted twice differs from the original at byte {at:#x}'
+
+
 def main():
-    data = open(sys.argv[1], 'rb').read()
+    args = sys.argv[1:]
+    if args and args[0] == '--roundtrip-check':
+        if len(args) < 2:
+            print(__doc__, file=sys.stderr)
+            return 2
+        status = 0
+        for path in args[1:]:
+            try:
+                ok, msg = roundtrip(path)
+            except NotImplementedError as e:
+                print(f'{path}: refused: {e}', file=sys.stderr)
+                status = status or 3
+                continue
+            print(msg, file=sys.stdout if ok else sys.stderr)
+            if not ok:
+                status = 1
+        return status
+    if len(args) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    data = open(args[0], 'rb').read()
     try:
         out = Converter(data).convert()
     except NotImplementedError as e:
-        print(f'{sys.argv[1]}: {e}', file=sys.stderr)
+        print(f'{args[0]}: {e}', file=sys.stderr)
         return 3
-    open(sys.argv[2], 'wb').write(out)
+    open(args[1], 'wb').write(out)
     return 0
 
 
