@@ -15,6 +15,8 @@
  *   sample           perfdata_decode_sample and its accessors
  *   kernel record bodies, perf tool record bodies   one decoder per type
  *   features         perfdata_decode_feat_*
+ *   tracepoint formats  perfdata_tracing_parse: TRACING_DATA's format
+ *                    files, their fields, and fields read from RAW samples
  *   compressed data  perfdata_inflate (records inside perf record -z chunks)
  *   reader           perfdata_reader: all of the above in one call, from a
  *                    whole buffer or pushed pieces
@@ -156,10 +158,14 @@
  *   table or a pipe's HEADER_FEATURE records, and event names as perf shows
  *   them. Records inside COMPRESSED/COMPRESSED2 chunks (perfdata_inflate),
  *   with a built-in zstd decoder (PERFDATA_ZSTD) or any other.
+ *   TRACING_DATA (versions 0.5 and 0.6, either byte order): every tracepoint
+ *   format, its fields, and each field's bytes and integers in RAW samples.
  * NOT SUPPORTED (yet)
  *   The version 1 'PERFFILE' magic (clear PERFDATA_ERR_UNSUPPORTED);
- *   TRACING_DATA and BPF_PROG_INFO contents beyond their framing (exposed as
- *   views); zstd frames that need a dictionary (perf never writes them).
+ *   evaluating a tracepoint's print fmt; kallsyms and printk formats of
+ *   TRACING_DATA beyond their text (views); BPF_PROG_INFO contents beyond
+ *   their framing (views); zstd frames that need a dictionary (perf never
+ *   writes them).
  *
  * THREAD SAFETY
  *   No globals. A perfdata_file is only written by perfdata_open(),
@@ -1218,6 +1224,107 @@ PERFDATA_API int perfdata_sched_domain_next(const perfdata_cpu_domains *c, size_
 PERFDATA_API perfdata_status perfdata_decode_feat_cln_size(perfdata_view sec, int big_endian, uint64_t *out, perfdata_error *err);
 
 PERFDATA_API const char *perfdata_feature_name(unsigned feature);
+
+/* ------------------------------------------------------ tracepoint formats */
+/* The contents of TRACING_DATA: the feature section in file mode
+   (perfdata_feature_section(f, PERFDATA_FEAT_TRACING_DATA, ...)), or
+   perfdata_tracing_data.data of a pipe's HEADER_TRACING_DATA record. perf
+   writes it in tools/perf/util/trace-event-info.c and reads it in
+   trace-event-read.c: "\x17\x08\x44tracing", a NUL-terminated version
+   ("0.5", "0.6"), an endian byte (1: big), a long size byte, the page size
+   (u32), header_page and header_event ("header_page\0"/"header_event\0",
+   u64 size, text), the ftrace format files (u32 count; per file u64 size,
+   text), the event systems (u32 count; per system a NUL-terminated name,
+   u32 count, per file u64 size, text), kallsyms (u32 size, text), printk
+   formats (u32 size, text), and from version 0.6 on the saved cmdlines
+   (u64 size, text). Numbers are in the byte order the endian byte gives,
+   which need not be the perf.data file's; RAW sample payloads are in that
+   order too.
+
+   perfdata_tracing_parse validates all of it, every format file's header
+   lines (name, ID, format, its field lines, print fmt) included, so that
+   the walks below cannot fail later. Nothing is copied: every text is a
+   view into the section. A format file looks like
+
+       name: kmalloc
+       ID: 441
+       format:
+       	field:unsigned short common_type;	offset:0;	size:2;	signed:0;
+       	field:char comm[16];	offset:8;	size:16;	signed:0;
+       	field:__data_loc char[] name;	offset:24;	size:4;	signed:0;
+
+       print fmt: "call_site=%pS ptr=%p", (void *)REC->call_site, REC->ptr
+
+   A field's bytes in a sample's RAW payload (perfdata_sample.raw, in the
+   order perfdata_sample.raw_big_endian or perfdata_tracing.big_endian
+   gives): a fixed field [offset, offset+size); __data_loc: the u32 at
+   offset holds the data's offset (low 16 bits) and length (high 16 bits);
+   __rel_loc the same with the offset counted from the end of that u32. */
+
+typedef struct perfdata_tracing {
+    perfdata_view version;        /* "0.6", without the NUL */
+    int big_endian;               /* the section's numbers and the RAW payloads' byte order */
+    unsigned long_size;           /* 4 or 8: the kernel's, as perf takes it (the size of
+                                     header_page's "commit" field when it has one, else
+                                     the long size byte) */
+    uint32_t page_size;
+    perfdata_view header_page, header_event;   /* their format text */
+    perfdata_view ftrace;         /* the ftrace format files (private framing, walked by _next) */
+    perfdata_view events;         /* the event systems (private framing) */
+    perfdata_view kallsyms, printk, cmdlines;  /* text, empty when absent */
+    uint32_t nftrace, nsystems;
+    uint32_t nevents;             /* format files in all event systems */
+} perfdata_tracing;
+PERFDATA_API perfdata_status perfdata_tracing_parse(perfdata_view data, perfdata_tracing *out, perfdata_error *err);
+
+typedef struct perfdata_tp_format {
+    perfdata_view system, name;   /* "kmem", "kmalloc"; the ftrace files' system is "ftrace" */
+    uint64_t id;
+    perfdata_view fields;         /* the field lines (walked by perfdata_tp_field_next) */
+    perfdata_view print_fmt;      /* after "print fmt: " up to the end of its line */
+    perfdata_view text;           /* the whole format file */
+    unsigned long_size;           /* perfdata_tracing.long_size, for the fields' flags */
+} perfdata_tp_format;
+/* Every format file: the ftrace ones first, then the event systems' in
+   order. *state starts at 0; returns 1 per format, 0 at the end. A call
+   costs a pass over its format's text; when size_t cannot hold the walk's
+   position (events parts over ~5 MB on 64-bit hosts, over ~3 KB on 32-bit
+   ones) it also steps over the files before it, so a whole walk is then
+   quadratic in the number of files. */
+PERFDATA_API int perfdata_tp_format_next(const perfdata_tracing *t, size_t *state, perfdata_tp_format *out);
+/* The event (not ftrace) format whose ID is id: 1 found, 0 not. A walk over
+   the files: look each id up once and keep the result. */
+PERFDATA_API int perfdata_tracing_find(const perfdata_tracing *t, uint64_t id, perfdata_tp_format *out);
+
+#define PERFDATA_TP_FIELD_COMMON   1u   /* common_* */
+#define PERFDATA_TP_FIELD_SIGNED   2u   /* signed:1 */
+#define PERFDATA_TP_FIELD_ARRAY    4u   /* fixed array: name[N] (also name[] and name[EXPR]) */
+#define PERFDATA_TP_FIELD_DYNAMIC  8u   /* __data_loc (and __rel_loc) */
+#define PERFDATA_TP_FIELD_RELATIVE 16u  /* __rel_loc */
+#define PERFDATA_TP_FIELD_STRING   32u  /* char array, fixed or dynamic */
+#define PERFDATA_TP_FIELD_POINTER  64u  /* the type ends in '*' */
+#define PERFDATA_TP_FIELD_LONG     128u /* long or unsigned long (size = long_size) */
+typedef struct perfdata_tp_field {
+    perfdata_view type;   /* declaration text before the name: "unsigned long", "char", "__data_loc char[]" */
+    perfdata_view name;   /* "prev_comm" (without [16]) */
+    uint32_t offset, size, flags;
+    uint32_t array_len;   /* elements of a fixed array (0 if not one, or [] ) */
+    uint32_t elem_size;   /* size of one element: size / array_len for arrays, else size (for __data_loc char[] : 1);
+                             for [], [EXPR] and dynamic arrays the element type's size (char, u8..s64, short, int,
+                             long, long long, pointers, size_t, pid_t...), 1 for dynamic arrays of another type,
+                             and for [EXPR] of another type the whole size (array_len 0) */
+} perfdata_tp_field;
+/* The fields in their order; *state starts at 0; returns 1 per field, 0 at the end. */
+PERFDATA_API int perfdata_tp_field_next(const perfdata_tp_format *fmt, size_t *state, perfdata_tp_field *out);
+PERFDATA_API int perfdata_tp_field_find(const perfdata_tp_format *fmt, const char *name, size_t name_len, perfdata_tp_field *out);
+/* A field's bytes in a sample's RAW payload (perfdata_sample.raw, byte order perfdata_sample.raw_big_endian):
+   fixed fields [offset, offset+size); __data_loc: the u32 at offset, low 16 bits the data's offset, high 16 its length;
+   __rel_loc the same with the offset counted from the end of the u32 field. 0 when any byte lies outside raw. */
+PERFDATA_API int perfdata_tp_field_bytes(const perfdata_tp_field *f, perfdata_view raw, int big_endian, perfdata_view *out);
+/* An integer field, or element idx of a fixed array, of size 1, 2, 4 or 8 in the given byte order, sign-extended to 64 bits
+   when SIGNED. 0 when outside raw or not an integer size. For a dynamic array (elem_size 1, 2, 4 or 8), element idx of
+   its data. */
+PERFDATA_API int perfdata_tp_field_int(const perfdata_tp_field *f, perfdata_view raw, int big_endian, size_t idx, uint64_t *out);
 
 /* ------------------------------------------------------- compressed data */
 /* `perf record -z` writes the data as COMPRESSED (or, since perf 6.16,
@@ -4578,6 +4685,582 @@ PERFDATA_DEF int perfdata_build_id_next(const perfdata_feat_list *l, size_t *sta
 #undef PERFDATA__BEGIN
 #undef PERFDATA__END
 
+/* ------------------------------------------------------ tracepoint formats */
+
+PERFDATA__PRIVATE perfdata_status perfdata__tr_fail(perfdata_error *err, perfdata_status code, perfdata_view d,
+                                                    size_t pos, uint64_t needed, const char *msg) {
+    perfdata__fail(err, code, d.offset + pos, 0, msg);
+    if (err) {
+        err->feature = PERFDATA_FEAT_TRACING_DATA;
+        err->needed = needed;
+    }
+    return code;
+}
+
+PERFDATA__PRIVATE int perfdata__tp_space(unsigned c) { return c == ' ' || c == '\t'; }
+PERFDATA__PRIVATE int perfdata__tp_digit(unsigned c) { return c >= '0' && c <= '9'; }
+PERFDATA__PRIVATE int perfdata__tp_ident(unsigned c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || perfdata__tp_digit(c) || c == '_';
+}
+
+/* The end of the line that starts at pos: its '\n', or n. */
+PERFDATA__PRIVATE size_t perfdata__tp_eol(const unsigned char *p, size_t n, size_t pos) {
+    while (pos < n && p[pos] != '\n') pos++;
+    return pos;
+}
+
+/* 1 when p[pos, end) starts with the literal s. */
+PERFDATA__PRIVATE int perfdata__tp_starts(const unsigned char *p, size_t pos, size_t end, const char *s) {
+    size_t i;
+    for (i = 0; s[i]; i++)
+        if (i >= end - pos || p[pos + i] != (unsigned char)s[i]) return 0;
+    return 1;
+}
+
+/* 1 when p[a, b) is the word s. */
+PERFDATA__PRIVATE int perfdata__tp_is(const unsigned char *p, size_t a, size_t b, const char *s) {
+    size_t i;
+    for (i = 0; s[i]; i++)
+        if (i >= b - a || p[a + i] != (unsigned char)s[i]) return 0;
+    return i == b - a;
+}
+
+PERFDATA__PRIVATE size_t perfdata__tp_skip_space(const unsigned char *p, size_t pos, size_t end) {
+    while (pos < end && perfdata__tp_space(p[pos])) pos++;
+    return pos;
+}
+PERFDATA__PRIVATE size_t perfdata__tp_trim_back(const unsigned char *p, size_t start, size_t end) {
+    while (end > start && (perfdata__tp_space(p[end - 1]) || p[end - 1] == '\r')) end--;
+    return end;
+}
+
+/* A decimal number of at least one digit at p[*pos, end), at most max. */
+PERFDATA__PRIVATE int perfdata__tp_dec(const unsigned char *p, size_t *pos, size_t end, uint64_t max, uint64_t *out) {
+    uint64_t v = 0;
+    size_t i = *pos;
+    if (i >= end || !perfdata__tp_digit(p[i])) return 0;
+    for (; i < end && perfdata__tp_digit(p[i]); i++) {
+        unsigned d = (unsigned)(p[i] - '0');
+        if (v > (max - d) / 10) return 0;
+        v = v * 10 + d;
+    }
+    *pos = i;
+    *out = v;
+    return 1;
+}
+
+PERFDATA__PRIVATE perfdata_view perfdata__tp_sub(perfdata_view v, size_t a, size_t b) {
+    perfdata_view s;
+    s.p = v.p + a; s.n = b - a; s.offset = v.offset + a;
+    return s;
+}
+
+/* The size of one element of the C type p[a, b) (no array brackets, no
+   __data_loc), its flags added to *flags; 0 when it is not known. */
+PERFDATA__PRIVATE uint32_t perfdata__tp_type_size(const unsigned char *p, size_t a, size_t b, unsigned long_size,
+                                                  uint32_t *flags) {
+    static const char *const names[] = {
+        "u8", "s8", "__u8", "__s8", "uint8_t", "int8_t", "bool", "_Bool",
+        "u16", "s16", "__u16", "__s16", "uint16_t", "int16_t", "__le16", "__be16",
+        "u32", "s32", "__u32", "__s32", "uint32_t", "int32_t", "__le32", "__be32", "pid_t", "gfp_t", "dev_t",
+        "u64", "s64", "__u64", "__s64", "uint64_t", "int64_t", "__le64", "__be64", "loff_t", "sector_t", "ktime_t",
+        "size_t", "ssize_t", "uintptr_t", "intptr_t"};
+    static const unsigned char sizes[] = {1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2,
+                                          4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+                                          0, 0, 0, 0}; /* 0: long-sized */
+    unsigned nlong = 0, is_char = 0, is_short = 0, is_int = 0;
+    uint32_t named = 0;
+    size_t i = a, j, k;
+    b = perfdata__tp_trim_back(p, a, b);
+    if (b > a && p[b - 1] == '*') {
+        *flags |= PERFDATA_TP_FIELD_POINTER;
+        return long_size;
+    }
+    while (i < b) {
+        if (!perfdata__tp_ident(p[i])) { i++; continue; }
+        for (j = i; j < b && perfdata__tp_ident(p[j]); j++) {}
+        if (perfdata__tp_is(p, i, j, "long")) nlong++;
+        else if (perfdata__tp_is(p, i, j, "char")) is_char = 1;
+        else if (perfdata__tp_is(p, i, j, "short")) is_short = 1;
+        else if (perfdata__tp_is(p, i, j, "int") || perfdata__tp_is(p, i, j, "unsigned") ||
+                 perfdata__tp_is(p, i, j, "signed"))
+            is_int = 1;
+        else if (!named)
+            for (k = 0; k < sizeof sizes; k++)
+                if (perfdata__tp_is(p, i, j, names[k])) { named = sizes[k] ? sizes[k] : long_size; break; }
+        i = j;
+    }
+    if (is_char) { *flags |= PERFDATA_TP_FIELD_STRING; return 1; } /* kept by the caller for arrays only */
+    if (is_short) return 2;
+    if (nlong >= 2) return 8;
+    if (nlong == 1) { *flags |= PERFDATA_TP_FIELD_LONG; return long_size; }
+    if (named) return named;
+    return is_int ? 4 : 0;
+}
+
+/* One line p[b, e) of a format's field list. Returns 1 with *out, 2 for a
+   blank line, 0 when malformed (*bad = where). Linear in the line. */
+PERFDATA__PRIVATE int perfdata__tp_field_line(perfdata_view v, size_t b, size_t e, unsigned long_size,
+                                              perfdata_tp_field *out, size_t *bad) {
+    const unsigned char *p = v.p;
+    size_t i = perfdata__tp_skip_space(p, b, e), semi, d0, d1, ns, ne, t0, t1;
+    uint64_t off = 0, size = 0, sgn = 0, num, elems = 1;
+    int has_off = 0, has_size = 0, bracket = 0, dynamic = 0, empty = 0, expr = 0;
+    uint32_t flags = 0, elem;
+    e = perfdata__tp_trim_back(p, i, e);
+    if (i == e) return 2;
+    *bad = i;
+    if (!perfdata__tp_starts(p, i, e, "field")) return 0;
+    i = perfdata__tp_skip_space(p, i + 5, e);
+    if (perfdata__tp_starts(p, i, e, "special")) i = perfdata__tp_skip_space(p, i + 7, e); /* old ftrace files */
+    if (i >= e || p[i] != ':') { *bad = i; return 0; }
+    for (semi = i + 1; semi < e && p[semi] != ';'; semi++) {}
+    if (semi == e) { *bad = e; return 0; }
+    /* the declaration: TYPE NAME or TYPE NAME[N] */
+    d0 = perfdata__tp_skip_space(p, i + 1, semi);
+    d1 = perfdata__tp_trim_back(p, d0, semi);
+    *bad = d0;
+    ne = d1;
+    while (ne > d0 && p[ne - 1] == ']') { /* [N], [N][M]..., [], [EXPR] */
+        size_t depth = 0, k = ne, c0, c1, c;
+        while (k > d0) {
+            k--;
+            if (p[k] == ']') depth++;
+            else if (p[k] == '[' && --depth == 0) break;
+        }
+        if (depth) return 0;
+        c0 = perfdata__tp_skip_space(p, k + 1, ne - 1);
+        c1 = perfdata__tp_trim_back(p, c0, ne - 1);
+        c = c0;
+        if (c0 == c1) empty = 1;
+        else if (perfdata__tp_dec(p, &c, c1, 0xffffffffu, &num) && c == c1 && (!num || elems <= 0xffffffffu / num))
+            elems *= num;
+        else expr = 1;
+        bracket = 1;
+        ne = perfdata__tp_trim_back(p, d0, k);
+    }
+    for (ns = ne; ns > d0 && perfdata__tp_ident(p[ns - 1]); ns--) {}
+    if (ns == ne || perfdata__tp_digit(p[ns])) return 0;
+    t0 = d0;
+    t1 = perfdata__tp_trim_back(p, d0, ns);
+    if (t1 == t0) return 0;
+    /* offset:N; size:N; signed:N; (others ignored) */
+    i = semi + 1;
+    for (;;) {
+        size_t k0;
+        i = perfdata__tp_skip_space(p, i, e);
+        if (i == e) break;
+        for (k0 = i; i < e && perfdata__tp_ident(p[i]); i++) {}
+        if (i == k0 || i == e || p[i] != ':') { *bad = i; return 0; }
+        if (perfdata__tp_is(p, k0, i, "offset") || perfdata__tp_is(p, k0, i, "size") ||
+            perfdata__tp_is(p, k0, i, "signed")) {
+            i = perfdata__tp_skip_space(p, i + 1, e);
+            if (!perfdata__tp_dec(p, &i, e, 0xffffffffu, &num)) { *bad = i; return 0; }
+            if (p[k0] == 'o') { off = num; has_off = 1; }
+            else if (p[k0] == 's' && p[k0 + 1] == 'i' && p[k0 + 2] == 'z') { size = num; has_size = 1; }
+            else sgn = num;
+            i = perfdata__tp_skip_space(p, i, e);
+            if (i < e && p[i] != ';') { *bad = i; return 0; }
+        } else {
+            while (i < e && p[i] != ';') i++;
+        }
+        if (i < e) i++; /* the ';' */
+    }
+    if (!has_off || !has_size) { *bad = e; return 0; }
+    out->type = perfdata__tp_sub(v, t0, t1);
+    out->name = perfdata__tp_sub(v, ns, ne);
+    out->offset = (uint32_t)off;
+    out->size = (uint32_t)size;
+    out->array_len = 0;
+    if (perfdata__tp_starts(p, t0, t1, "__data_loc") && t1 - t0 > 10 && !perfdata__tp_ident(p[t0 + 10])) {
+        flags |= PERFDATA_TP_FIELD_DYNAMIC; t0 += 10; dynamic = 1;
+    } else if (perfdata__tp_starts(p, t0, t1, "__rel_loc") && t1 - t0 > 9 && !perfdata__tp_ident(p[t0 + 9])) {
+        flags |= PERFDATA_TP_FIELD_DYNAMIC | PERFDATA_TP_FIELD_RELATIVE; t0 += 9; dynamic = 1;
+    }
+    if (dynamic) { /* "char[]": the element type */
+        size_t k = t1;
+        while (k > t0 && p[k - 1] != '[') k--;
+        if (k > t0) t1 = k - 1;
+    }
+    elem = perfdata__tp_type_size(p, t0, t1, long_size, &flags);
+    if (!dynamic && !bracket) {
+        flags &= ~PERFDATA_TP_FIELD_STRING;
+        elem = (uint32_t)size;
+    } else if (dynamic) {
+        if (!elem) elem = 1;
+    } else {
+        flags |= PERFDATA_TP_FIELD_ARRAY;
+        if (expr) {                                  /* name[EXPR] */
+            if (elem) out->array_len = (uint32_t)(size / elem);
+            else elem = (uint32_t)size;
+        } else if (empty || !elems) {                /* name[], name[0] */
+            if (!elem) elem = 1;
+        } else {                                     /* name[N], name[N][M]: N*M elements */
+            out->array_len = (uint32_t)elems;
+            elem = (uint32_t)(size / elems);
+        }
+    }
+    if (sgn) flags |= PERFDATA_TP_FIELD_SIGNED;
+    if (perfdata__tp_starts(p, ns, ne, "common_")) flags |= PERFDATA_TP_FIELD_COMMON;
+    out->flags = flags;
+    out->elem_size = elem;
+    return 1;
+}
+
+/* The "name:" and "ID:" lines at the start of a format file. Returns the
+   position after them, or 0 (*bad = where). */
+PERFDATA__PRIVATE size_t perfdata__tp_head(perfdata_view t, perfdata_view *name, uint64_t *id, size_t *bad) {
+    size_t e = perfdata__tp_eol(t.p, t.n, 0), i, a;
+    *bad = 0;
+    if (!perfdata__tp_starts(t.p, 0, e, "name:")) return 0;
+    a = perfdata__tp_skip_space(t.p, 5, e);
+    i = perfdata__tp_trim_back(t.p, a, e);
+    if (i == a || e == t.n) { *bad = e; return 0; }
+    *name = perfdata__tp_sub(t, a, i);
+    a = e + 1;
+    e = perfdata__tp_eol(t.p, t.n, a);
+    *bad = a;
+    if (!perfdata__tp_starts(t.p, a, e, "ID:")) return 0;
+    i = perfdata__tp_skip_space(t.p, a + 3, e);
+    if (!perfdata__tp_dec(t.p, &i, e, ~(uint64_t)0, id)) { *bad = i; return 0; }
+    if (perfdata__tp_trim_back(t.p, i, e) != i || e == t.n) { *bad = i; return 0; }
+    return e + 1;
+}
+
+/* Reads the format file text t into *out (fields checked when `check`).
+   1, or 0 with *bad = where it is malformed. Linear in the text. */
+PERFDATA__PRIVATE int perfdata__tp_scan(perfdata_view t, unsigned long_size, int check, perfdata_tp_format *out,
+                                        size_t *bad) {
+    size_t pos = perfdata__tp_head(t, &out->name, &out->id, bad), e, fs;
+    perfdata_tp_field f;
+    if (!pos) return 0;
+    e = perfdata__tp_eol(t.p, t.n, pos);
+    *bad = pos;
+    if (!perfdata__tp_starts(t.p, pos, e, "format:") || perfdata__tp_trim_back(t.p, pos + 7, e) != pos + 7) return 0;
+    fs = pos = e < t.n ? e + 1 : t.n;
+    for (;;) {
+        if (pos >= t.n) { *bad = t.n; return 0; }  /* no print fmt line */
+        e = perfdata__tp_eol(t.p, t.n, pos);
+        if (perfdata__tp_starts(t.p, pos, e, "print fmt:")) break;
+        if (check && !perfdata__tp_field_line(t, pos, e, long_size, &f, bad)) return 0;
+        pos = e < t.n ? e + 1 : t.n;
+    }
+    out->fields = perfdata__tp_sub(t, fs, pos);
+    pos = perfdata__tp_skip_space(t.p, pos + 10, e);
+    out->print_fmt = perfdata__tp_sub(t, pos, perfdata__tp_trim_back(t.p, pos, e));
+    out->text = t;
+    out->long_size = long_size;
+    return 1;
+}
+
+/* A file in a validated area: u64 size, then the text. The position after
+   it, or 0 when it does not fit. */
+PERFDATA__PRIVATE size_t perfdata__tr_file(perfdata_view a, int big, size_t pos, perfdata_view *text) {
+    uint64_t size;
+    if (pos > a.n || a.n - pos < 8) return 0;
+    size = perfdata__ld64(a.p + pos, big);
+    if (size > a.n - pos - 8) return 0;
+    *text = perfdata__tp_sub(a, pos + 8, pos + 8 + (size_t)size);
+    return pos + 8 + (size_t)size;
+}
+
+/* A system header in a validated area: name, NUL, u32 count. The position
+   after it, or 0. */
+PERFDATA__PRIVATE size_t perfdata__tr_system(perfdata_view a, int big, size_t pos, perfdata_view *name, uint32_t *count) {
+    size_t i = pos;
+    while (i < a.n && a.p[i]) i++;
+    if (i >= a.n || a.n - i - 1 < 4) return 0;
+    *name = perfdata__tp_sub(a, pos, i);
+    *count = perfdata__ld32(a.p + i + 1, big);
+    return i + 5;
+}
+
+/* version >= 0.6, as perf's atof(version) >= 0.6 decides it */
+PERFDATA__PRIVATE int perfdata__tr_has_cmdlines(perfdata_view v) {
+    size_t i = perfdata__tp_skip_space(v.p, 0, v.n);
+    int whole = 0;
+    if (i < v.n && v.p[i] == '+') i++;
+    for (; i < v.n && perfdata__tp_digit(v.p[i]); i++)
+        if (v.p[i] != '0') whole = 1;
+    if (whole) return 1;
+    return i + 1 < v.n && v.p[i] == '.' && perfdata__tp_digit(v.p[i + 1]) && v.p[i + 1] >= '6';
+}
+
+PERFDATA_DEF perfdata_status perfdata_tracing_parse(perfdata_view d, perfdata_tracing *out, perfdata_error *err) {
+    static const unsigned char magic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
+    static const char *const lit[2] = {"header_page", "header_event"};
+    perfdata_view empty, *hdr[2];
+    perfdata_tp_format fmt;
+    size_t pos = 0, i, k, lsize_pos;
+    uint64_t size;
+    uint32_t count, s, j;
+    int big;
+    if (!out || (!d.p && d.n)) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, d.offset, 0, 0);
+    empty.p = d.p; empty.n = 0; empty.offset = d.offset;
+    out->version = out->header_page = out->header_event = out->ftrace = out->events = empty;
+    out->kallsyms = out->printk = out->cmdlines = empty;
+    out->big_endian = 0; out->long_size = 0; out->page_size = 0;
+    out->nftrace = out->nsystems = out->nevents = 0;
+#define PERFDATA__TR_NEED(want, what)                                                                       \
+    do {                                                                                                 \
+        if ((uint64_t)(want) > (uint64_t)(d.n - pos))                                                       \
+            return perfdata__tr_fail(err, PERFDATA_ERR_TRUNCATED, d, d.n, (uint64_t)(want) - (d.n - pos), \
+                                     PERFDATA__MSG("TRACING_DATA truncated: " what));                    \
+    } while (0)
+#define PERFDATA__TR_BAD(at, what) \
+    return perfdata__tr_fail(err, PERFDATA_ERR_MALFORMED, d, (at), 0, PERFDATA__MSG("TRACING_DATA: " what))
+    for (i = 0; i < sizeof magic && i < d.n; i++)
+        if (d.p[i] != magic[i]) PERFDATA__TR_BAD(i, "no \"\\x17\\x08\\x44tracing\" magic");
+    PERFDATA__TR_NEED(sizeof magic, "magic");
+    pos = sizeof magic;
+    for (i = pos; i < d.n && d.p[i]; i++) {}
+    PERFDATA__TR_NEED(i - pos + 1, "version string");
+    out->version = perfdata__tp_sub(d, pos, i);
+    pos = i + 1;
+    PERFDATA__TR_NEED(6, "endian, long size, page size");
+    if (d.p[pos] > 1) PERFDATA__TR_BAD(pos, "endian byte is neither 0 nor 1");
+    big = out->big_endian = d.p[pos];
+    out->long_size = d.p[pos + 1];
+    lsize_pos = pos + 1;
+    out->page_size = perfdata__ld32(d.p + pos + 2, big);
+    if (!out->page_size) PERFDATA__TR_BAD(pos + 2, "page size 0");
+    pos += 6;
+    hdr[0] = &out->header_page;
+    hdr[1] = &out->header_event;
+    for (k = 0; k < 2; k++) {
+        size_t n = k ? 13 : 12;
+        for (i = 0; i < n && pos + i < d.n; i++)
+            if (d.p[pos + i] != (unsigned char)lit[k][i]) PERFDATA__TR_BAD(pos + i, "no header_page/header_event");
+        PERFDATA__TR_NEED(n + 8, "header_page/header_event");
+        size = perfdata__ld64(d.p + pos + n, big);
+        pos += n + 8;
+        PERFDATA__TR_NEED(size, "header_page/header_event text");
+        *hdr[k] = perfdata__tp_sub(d, pos, pos + (size_t)size);
+        pos += (size_t)size;
+    }
+    /* perf takes the kernel's long size from header_page's commit field */
+    {
+        perfdata_view h = out->header_page;
+        size_t b = 0, e, bad;
+        perfdata_tp_field f;
+        while (b < h.n) {
+            e = perfdata__tp_eol(h.p, h.n, b);
+            if (perfdata__tp_field_line(h, b, e, 8, &f, &bad) == 1 && perfdata__tp_is(f.name.p, 0, f.name.n, "commit") &&
+                (f.size == 4 || f.size == 8))
+                out->long_size = f.size;
+            b = e < h.n ? e + 1 : h.n;
+        }
+    }
+    if (out->long_size != 4 && out->long_size != 8) PERFDATA__TR_BAD(lsize_pos, "long size is neither 4 nor 8");
+    /* ftrace format files, then the event systems */
+    for (k = 0; k < 2; k++) {
+        size_t start;
+        PERFDATA__TR_NEED(4, "format file count");
+        count = perfdata__ld32(d.p + pos, big);
+        pos += 4;
+        start = pos;
+        if (k) out->nsystems = count;
+        else out->nftrace = count;
+        for (s = 0; s < (k ? count : 1); s++) {
+            uint32_t nfiles = count;
+            if (k) {
+                for (i = pos; i < d.n && d.p[i]; i++) {}
+                PERFDATA__TR_NEED(i - pos + 5, "event system name and count");
+                nfiles = perfdata__ld32(d.p + i + 1, big);
+                pos = i + 5;
+                if (nfiles > 0xffffffffu - out->nevents) PERFDATA__TR_BAD(i + 1, "too many event format files");
+                out->nevents += nfiles;
+            }
+            for (j = 0; j < nfiles; j++) {
+                size_t bad;
+                PERFDATA__TR_NEED(8, "format file size");
+                size = perfdata__ld64(d.p + pos, big);
+                pos += 8;
+                PERFDATA__TR_NEED(size, "format file");
+                if (!perfdata__tp_scan(perfdata__tp_sub(d, pos, pos + (size_t)size), out->long_size, 1, &fmt, &bad))
+                    PERFDATA__TR_BAD(pos + bad, "malformed format file");
+                pos += (size_t)size;
+            }
+        }
+        if (k) out->events = perfdata__tp_sub(d, start, pos);
+        else out->ftrace = perfdata__tp_sub(d, start, pos);
+    }
+    /* kallsyms, printk formats (u32 sizes), saved cmdlines (u64, 0.6+) */
+    for (k = 0; k < 3; k++) {
+        perfdata_view *v = k == 0 ? &out->kallsyms : k == 1 ? &out->printk : &out->cmdlines;
+        if (k == 2 && !perfdata__tr_has_cmdlines(out->version)) break;
+        PERFDATA__TR_NEED(k == 2 ? 8 : 4, "kallsyms/printk/cmdlines size");
+        size = k == 2 ? perfdata__ld64(d.p + pos, big) : perfdata__ld32(d.p + pos, big);
+        pos += k == 2 ? 8 : 4;
+        PERFDATA__TR_NEED(size, "kallsyms/printk/cmdlines text");
+        *v = perfdata__tp_sub(d, pos, pos + (size_t)size);
+        pos += (size_t)size;
+    }
+#undef PERFDATA__TR_NEED
+#undef PERFDATA__TR_BAD
+    return perfdata__ok(err);
+}
+
+/* The format file at pos of area a, with its system, into *out. */
+PERFDATA__PRIVATE size_t perfdata__tr_yield(const perfdata_tracing *t, perfdata_view a, size_t pos, perfdata_view system,
+                                            perfdata_tp_format *out) {
+    perfdata_view text;
+    size_t next = perfdata__tr_file(a, t->big_endian, pos, &text), bad;
+    if (!next || !perfdata__tp_scan(text, t->long_size, 0, out, &bad)) return 0;
+    out->system = system;
+    return next;
+}
+
+PERFDATA_DEF int perfdata_tp_format_next(const perfdata_tracing *t, size_t *state, perfdata_tp_format *out) {
+    static const unsigned char ftrace_name[] = "ftrace";
+    size_t F = t->ftrace.n, E = t->events.n, L = E / 8 + 1, s = *state, k, sys = 0, pos = 0, left = 0, next;
+    size_t room = (size_t)-1 - F - 2;
+    int packed = E + 1 <= room / (E + 1) && (E + 1) * (E + 1) <= room / L;
+    perfdata_view name;
+    uint32_t count;
+    /* state: 0 the start; 1 + pos the ftrace file at pos; from F + 1 on
+       the event files, (system, next position, files left in it) packed
+       in one number, or (when they cannot be) 1 + the files already given */
+    name.p = ftrace_name; name.n = 6; name.offset = t->ftrace.offset;
+    if (s <= F) {
+        size_t p = s ? s - 1 : 0;
+        if (p < F) {
+            next = perfdata__tr_yield(t, t->ftrace, p, name, out);
+            if (!next) return 0;
+            *state = next < F ? next + 1 : F + 1;
+            return 1;
+        }
+        s = F + 1;
+    }
+    k = s - (F + 1);
+    if (packed && k) {
+        left = (k - 1) % L;
+        pos = (k - 1) / L % (E + 1);
+        sys = (k - 1) / L / (E + 1);
+        if (sys > E) return 0;
+    } else if (!packed && k) { /* walk past the k - 1 files already given */
+        size_t skip = k - 1;
+        for (;;) {
+            while (!left) {
+                if (pos >= E) return 0;
+                sys = pos;
+                pos = perfdata__tr_system(t->events, t->big_endian, pos, &name, &count);
+                if (!pos) return 0;
+                left = count;
+            }
+            if (!skip) break;
+            pos = perfdata__tr_file(t->events, t->big_endian, pos, &name);
+            if (!pos) return 0;
+            left--;
+            skip--;
+        }
+    }
+    while (!left) {
+        if (pos >= E) {
+            *state = F + 1 + (packed ? 1 + E * L : 0); /* the end, at once next time */
+            if (!packed) *state = (size_t)-1;
+            return 0;
+        }
+        sys = pos;
+        pos = perfdata__tr_system(t->events, t->big_endian, pos, &name, &count);
+        if (!pos) return 0;
+        left = count;
+    }
+    if (!perfdata__tr_system(t->events, t->big_endian, sys, &name, &count)) return 0;
+    next = perfdata__tr_yield(t, t->events, pos, name, out);
+    if (!next) return 0;
+    left--;
+    if (packed) *state = F + 1 + 1 + (sys * (E + 1) + next) * L + left;
+    else *state = s + (k ? 1 : 2);
+    return 1;
+}
+
+PERFDATA_DEF int perfdata_tracing_find(const perfdata_tracing *t, uint64_t id, perfdata_tp_format *out) {
+    perfdata_view a = t->events, name, text, fname;
+    size_t pos = 0, bad;
+    uint32_t count, i;
+    uint64_t fid;
+    while (pos < a.n) {
+        pos = perfdata__tr_system(a, t->big_endian, pos, &name, &count);
+        if (!pos) return 0;
+        for (i = 0; i < count; i++) {
+            size_t next = perfdata__tr_file(a, t->big_endian, pos, &text);
+            if (!next) return 0;
+            if (perfdata__tp_head(text, &fname, &fid, &bad) && fid == id)
+                return perfdata__tr_yield(t, a, pos, name, out) != 0;
+            pos = next;
+        }
+    }
+    return 0;
+}
+
+PERFDATA_DEF int perfdata_tp_field_next(const perfdata_tp_format *fmt, size_t *state, perfdata_tp_field *out) {
+    perfdata_view v = fmt->fields;
+    size_t s = *state, e, next, bad;
+    while (s < v.n) {
+        int r;
+        e = perfdata__tp_eol(v.p, v.n, s);
+        next = e < v.n ? e + 1 : v.n;
+        r = perfdata__tp_field_line(v, s, e, fmt->long_size, out, &bad);
+        if (r == 0) return 0;
+        s = next;
+        if (r == 1) {
+            *state = s;
+            return 1;
+        }
+    }
+    *state = s;
+    return 0;
+}
+
+PERFDATA_DEF int perfdata_tp_field_find(const perfdata_tp_format *fmt, const char *name, size_t name_len,
+                                        perfdata_tp_field *out) {
+    size_t s = 0, i;
+    perfdata_tp_field f;
+    while (perfdata_tp_field_next(fmt, &s, &f)) {
+        if (f.name.n != name_len) continue;
+        for (i = 0; i < name_len && f.name.p[i] == (unsigned char)name[i]; i++) {}
+        if (i == name_len) {
+            *out = f;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+PERFDATA_DEF int perfdata_tp_field_bytes(const perfdata_tp_field *f, perfdata_view raw, int big_endian, perfdata_view *out) {
+    uint64_t start = f->offset, len = f->size;
+    if (f->flags & PERFDATA_TP_FIELD_DYNAMIC) {
+        uint32_t loc;
+        if (!perfdata__fits(raw.n, f->offset, 4)) return 0;
+        loc = perfdata__ld32(raw.p + f->offset, big_endian);
+        start = loc & 0xffffu;
+        len = loc >> 16;
+        if (f->flags & PERFDATA_TP_FIELD_RELATIVE) start += (uint64_t)f->offset + 4;
+    }
+    if (!perfdata__fits(raw.n, start, len)) return 0;
+    out->p = raw.p + (size_t)start;
+    out->n = (size_t)len;
+    out->offset = raw.offset + start;
+    return 1;
+}
+
+PERFDATA_DEF int perfdata_tp_field_int(const perfdata_tp_field *f, perfdata_view raw, int big_endian, size_t idx,
+                                       uint64_t *out) {
+    uint32_t es = f->elem_size;
+    perfdata_view b;
+    uint64_t v;
+    const unsigned char *p;
+    if (es != 1 && es != 2 && es != 4 && es != 8) return 0;
+    if (!(f->flags & (PERFDATA_TP_FIELD_ARRAY | PERFDATA_TP_FIELD_DYNAMIC)) && (idx || f->size != es)) return 0;
+    if (!perfdata_tp_field_bytes(f, raw, big_endian, &b) || idx >= b.n / es) return 0;
+    p = b.p + idx * es;
+    v = es == 1 ? p[0] : es == 2 ? perfdata__ld16(p, big_endian) : es == 4 ? perfdata__ld32(p, big_endian)
+                                                                          : perfdata__ld64(p, big_endian);
+    if ((f->flags & PERFDATA_TP_FIELD_SIGNED) && es < 8 && (v >> (8 * es - 1)) & 1) v |= ~(uint64_t)0 << (8 * es);
+    *out = v;
+    return 1;
+}
 
 /* ------------------------------------------------------- compressed data */
 
@@ -4940,7 +5623,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__r_ask(perfdata_reader *r, perfdata_p
                                                  perfdata_error *err) {
     perfdata__fail(&r->priv.ask, PERFDATA_NEED_MEMORY, 0, 0, 0);
     r->priv.ask.detail = (int)pool;
-    r->priv.ask.needed = bytes;
+    r->priv.ask.needed = bytes < 64 ? 64 : bytes; /* perfdata_reader_give takes no less */
     if (err) *err = r->priv.ask;
     return PERFDATA_NEED_MEMORY;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make_seeds.py - (re)generate the seed corpora in fuzz/corpus/<target>/.
 
-Run from the repository root: python3 fuzz/make_seeds.py [compressed|info]
+Run from the repository root: python3 fuzz/make_seeds.py [compressed|info|tracing]
 (with an argument, only those targets' seeds are rewritten)
 Sources: the small recordings in tests/data (< 40 KB), pieces cut from them
 (pipe streams without their header, feature sections), a few synthetic
@@ -132,6 +132,136 @@ def info_seeds(small):
     put('fuzz_info', 'every-feature-pipe', gen_info.rich(pipe=True))
 
 
+def tracing_sections():
+    """(name, section) for the TRACING_DATA of every recording in tests/data
+    that has one: the feature section (file mode) or the bytes after the
+    HEADER_TRACING_DATA record (pipe mode)."""
+    for n in sorted(os.listdir(DATA)):
+        p = os.path.join(DATA, n)
+        if not n.endswith('.data') or not os.path.isfile(p):
+            continue
+        with open(p, 'rb') as f:
+            b = f.read()
+        h = header(b)
+        if not h:
+            continue
+        e, pipe, _ = h
+        if not pipe:
+            for bit, sec in feature_sections(b):
+                if bit == 1:
+                    yield n, sec
+            continue
+        pos = 16
+        while pos + 8 <= len(b):
+            typ, _, size = struct.unpack(e + 'IHH', b[pos:pos + 8])
+            if size < 8:
+                break
+            if typ == 66:
+                tsize = struct.unpack(e + 'I', b[pos + 8:pos + 12])[0]
+                yield n, b[pos + size:pos + size + tsize]
+                break
+            pos += size
+
+
+def tracing_synthetic(big, version, long_size=8):
+    """A TRACING_DATA section as perf's trace-event-info.c writes it, with
+    ftrace files, an empty event system and fields of every kind (as in
+    tests/test_tracing.c)."""
+    e = '>' if big else '<'
+    common = (b'\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n'
+              b'\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n'
+              b'\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n'
+              b'\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n')
+    ftrace = [b'name: function\nID: 1\nformat:\n' + common +
+              b'\n\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n'
+              b'\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n\n'
+              b'print fmt: " %ps <-- %ps", (void *)REC->ip, (void *)REC->parent_ip\n',
+              b'name: print\nID: 5\nformat:\n\tfield special:unsigned short common_type;\toffset:0;\tsize:2;\n'
+              b'\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:1;\n\nprint fmt: "%s", REC->buf']
+    sched = [b'name: sched_switch\nID: 316\nformat:\n' + common +
+             b'\n\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n'
+             b'\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n'
+             b'\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n\n'
+             b'print fmt: "prev_comm=%s prev_pid=%d", REC->prev_comm, REC->prev_pid\n',
+             b'name: sched_stat\nID: 317\nformat:\n' + common +
+             b'\tfield:__data_loc char[] comm;\toffset:8;\tsize:4;\tsigned:0;\n'
+             b'\tfield:__rel_loc char[] rcomm;\toffset:12;\tsize:4;\tsigned:0;\n'
+             b'\tfield:__data_loc u32[] cpus;\toffset:16;\tsize:4;\tsigned:0;\n'
+             b'\tfield:__rel_loc unsigned long[] ips;\toffset:20;\tsize:4;\tsigned:0;\n\n'
+             b'print fmt: "comm=%s", __get_str(comm)\n']
+    kmem = [b'name: ints\nID: 400\nformat:\n'
+            b'\tfield:s8 a_s8;\toffset:8;\tsize:1;\tsigned:1;\n'
+            b'\tfield:short a_s16;\toffset:10;\tsize:2;\tsigned:1;\n'
+            b'\tfield:u32 a_u32;\toffset:12;\tsize:4;\tsigned:0;\n'
+            b'\tfield:long long a_s64;\toffset:16;\tsize:8;\tsigned:1;\n'
+            b'\tfield:const char * a_ptr;\toffset:24;\tsize:8;\tsigned:0;\n'
+            b'\tfield:__u8 saddr[sizeof(struct sockaddr_in6)];\toffset:32;\tsize:28;\tsigned:0;\n'
+            b'\tfield:unsigned long caller[2];\toffset:60;\tsize:16;\tsigned:0;\n'
+            b'\tfield:int grid[2][2];\toffset:76;\tsize:16;\tsigned:1;\n'
+            b'print fmt: "x"\n',
+            b'name: tiny\nID: 401\nformat:\nprint fmt: ""\n']
+    hp = (b'\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n'
+          b'\tfield: local_t commit;\toffset:8;\tsize:%d;\tsigned:1;\n'
+          b'\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n' % long_size)
+    he = b'# compressed entry header\n\ttype_len    :    5 bits\n'
+    out = b'\x17\x08\x44tracing' + version + b'\0' + bytes([1 if big else 0, 8]) + struct.pack(e + 'I', 4096)
+    out += b'header_page\0' + struct.pack(e + 'Q', len(hp)) + hp
+    out += b'header_event\0' + struct.pack(e + 'Q', len(he)) + he
+    out += struct.pack(e + 'I', len(ftrace)) + b''.join(struct.pack(e + 'Q', len(t)) + t for t in ftrace)
+    systems = ((b'sched', sched), (b'empty', []), (b'kmem', kmem))
+    out += struct.pack(e + 'I', len(systems))
+    for name, files in systems:
+        out += name + b'\0' + struct.pack(e + 'I', len(files))
+        out += b''.join(struct.pack(e + 'Q', len(t)) + t for t in files)
+    ks, pk = b'ffffffff81000000 T _text\n', b'0xffffffff81234567 : "hello"\n'
+    out += struct.pack(e + 'I', len(ks)) + ks + struct.pack(e + 'I', len(pk)) + pk
+    if version >= b'0.6':
+        cl = b'1 systemd\n'
+        out += struct.pack(e + 'Q', len(cl)) + cl
+    return out
+
+
+def tracing_raw(big):
+    """A RAW payload for the synthetic formats: common_type 317, then
+    __data_loc/__rel_loc words that point at strings and arrays."""
+    e = '>' if big else '<'
+    r = bytearray(96)
+    struct.pack_into(e + 'H', r, 0, 317)
+    struct.pack_into(e + 'I', r, 8, (6 << 16) | 40)    # comm "hello" at 40
+    struct.pack_into(e + 'I', r, 12, (4 << 16) | 30)   # rcomm "rel" at 16 + 30
+    struct.pack_into(e + 'I', r, 16, (8 << 16) | 50)   # cpus at 50
+    struct.pack_into(e + 'I', r, 20, (16 << 16) | 34)  # ips at 24 + 34
+    r[40:46] = b'hello\0'
+    r[46:50] = b'rel\0'
+    struct.pack_into(e + 'II', r, 50, 1, 0xfffffffe)
+    struct.pack_into(e + 'QQ', r, 58, 0x1122334455667788, 2 ** 64 - 1)
+    return bytes(r)
+
+
+def tracing_seeds():
+    """fuzz_tracing: first byte the RAW payload's length, then the section,
+    then the payload. The real sections of tests/data, and synthetic ones in
+    both byte orders and versions 0.5 and 0.6."""
+    d = os.path.join(OUT, 'fuzz_tracing')
+    if os.path.isdir(d):
+        shutil.rmtree(d)
+    seen = set()
+    for n, sec in tracing_sections():
+        if sec in seen:
+            continue
+        seen.add(sec)
+        raw = tracing_raw(False)
+        put('fuzz_tracing', n, bytes([len(raw)]) + sec + raw)
+        put('fuzz_tracing', n + '-noraw', b'\0' + sec)
+    for big in (False, True):
+        for version in (b'0.5', b'0.6'):
+            raw = tracing_raw(big)
+            name = 'synthetic-%s-%s' % ('be' if big else 'le', version.decode())
+            put('fuzz_tracing', name, bytes([len(raw)]) + tracing_synthetic(big, version) + raw)
+        put('fuzz_tracing', 'synthetic-long4-%s' % ('be' if big else 'le'),
+            bytes([0]) + tracing_synthetic(big, b'0.6', long_size=4))
+
+
 def main():
     if sys.argv[1:] == ['compressed']:  # only the seeds of the zstd targets
         compressed_seeds(dict(fixtures()))
@@ -139,11 +269,15 @@ def main():
     if sys.argv[1:] == ['info']:  # only the seeds of fuzz_info
         info_seeds(dict(fixtures()))
         return
+    if sys.argv[1:] == ['tracing']:  # only the seeds of fuzz_tracing
+        tracing_seeds()
+        return
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
     small = dict(fixtures())
     compressed_seeds(small)
     info_seeds(small)
+    tracing_seeds()
     # fuzz_file: every small recording, plus edge inputs
     for n, b in small.items():
         put('fuzz_file', n, b)

@@ -26,7 +26,7 @@
 
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
-FUZZ_TARGETS  = file pipe features ordered elf zstd compressed tools info stream
+FUZZ_TARGETS  = file pipe features ordered elf zstd compressed tools info stream tracing
 FUZZ_COMMON   = -g -O1 -fno-sanitize-recover=all -fno-omit-frame-pointer -D_GNU_SOURCE -I. -Itools
 FUZZ_HDRS     = perfdata.h fuzz/decode_all.h fuzz/decode_feat.h fuzz/fuzz_main.h fuzz/reader_walk.h
 FUZZ_EXTRA_elf = tools/pd_elf.c
