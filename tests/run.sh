@@ -66,6 +66,10 @@ count "event names as perf 6.1 builds them" sh -c "$CC $WARN -g $SAN -I. tests/t
 count "reorder window: grown on demand = sized by the hint" sh -c "$CC $WARN -g -O1 $SAN -I. tests/test_order.c -o $B/test_order && $B/test_order \$(find tests/data -name '*.data' -type f | sort) \$( [ -d $CORPUS/recorded ] && find $CORPUS/recorded -name '*.data' -type f | sort)"
 count "perfdata_reader: records pushed in pieces of 1 byte to 1 MiB = the whole buffer's, plain and in time order; memory handed back (ASan+UBSan)" sh -c "$CC $WARN -g -O1 $SAN -I. tests/test_reader.c -o $B/test_reader && $B/test_reader \$(find tests/data -name '*.data' -type f | sort) \$( [ -d $CORPUS ] && find $CORPUS -type f \\( -name '*.data' -o -name '*.perf' -o -name 'perf.data*' \\) ! -name '*.xz' -size -32M | sort)"
 count "ELF resolver (gcc and clang, ASan+UBSan; C++)" sh tests/test_elf.sh
+count "tracepoint formats (C, ASan+UBSan)" sh -c "$CC $WARN -g $SAN -I. tests/test_tracing.c -o $B/test_tracing && $B/test_tracing \$(find tests/data -name '*.data' -type f | sort) \$( [ -d $CORPUS ] && find $CORPUS -type f \\( -name '*.data' -o -name 'perf.data*' -o -name 'probe.data.*' \\) ! -name '*.xz' ! -name '*.txt' -size -32M | sort)"
+count "tracepoint formats (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -g -I. tests/test_tracing.c -o $B/test_tracing_cxx && $B/test_tracing_cxx \$(find tests/data -name '*.data' -type f | sort)"
+count "tracepoint trace text = perf script's (C, ASan+UBSan)" sh -c "$CC $WARN -D_GNU_SOURCE -g $SAN -I. -Itools tests/test_tpfmt.c -o $B/test_tpfmt && if [ -d $CORPUS ]; then $B/test_tpfmt --corpus $CORPUS; else $B/test_tpfmt; fi"
+count "tracepoint trace text (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -D_GNU_SOURCE -g -I. -Itools tests/test_tpfmt.c -o $B/test_tpfmt_cxx && $B/test_tpfmt_cxx"
 count "process state: persistent maps, kernel symbols, keyed hashes (C, ASan+UBSan)" sh -c "$CC $WARN -D_GNU_SOURCE -g $SAN -I. -Itools tests/test_state.c -o $B/test_state && $B/test_state"
 count "process state (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -D_GNU_SOURCE -g -I. -Itools tests/test_state.c -o $B/test_state_cxx && $B/test_state_cxx"
 count "ABI constants vs <linux/perf_event.h>" sh -c "$CC $WARN -I. tests/test_abi_constants.c -o $B/test_abi && $B/test_abi"
@@ -118,6 +122,7 @@ count "API reference is current; tools and examples touch only public fields" py
 count "quickstart runs on a fixture" sh -c "$CC $WARN -I. examples/quickstart.c -o $B/quickstart && $B/quickstart tests/data/callchain-fp.data | grep -q '^pid '"
 count "features example names host, kernel and events" sh -c "$CC $WARN -I. examples/features.c -o $B/features && $B/features tests/data/two-events.data | grep -q '^event 1 *page-faults' && $B/features tests/data/pipe.data | grep -q '^host'"
 count "compressed example: as many samples inside the chunks as perf finds" sh -c "$CC $WARN -I. examples/compressed.c -o $B/compressed && for f in tests/data/zstd.data tests/data/pipe-zstd.data; do n=\$(xz -dc \$f.dump.xz | grep -c 'PERF_RECORD_SAMPLE'); $B/compressed \$f | grep -q \", \$n samples\$\" || exit 1; done"
+count "compressed example, giving exactly the memory the reader asks for, reads every pipe without running out" sh -c "$CC $WARN -I. examples/compressed.c -o $B/compressed && for f in \$(find tests/data $CORPUS -name '*pipe*' -type f ! -name '*.xz' ! -name '*.txt' 2>/dev/null | sort); do timeout 60 $B/compressed \$f > /dev/null 2> $B/compressed-err.txt; rc=\$?; if [ \$rc -gt 1 ] || grep -q 'out of memory' $B/compressed-err.txt; then echo \"\$f: exit \$rc\"; cat $B/compressed-err.txt; exit 1; fi; done"
 count "ordered example: comm and mmaps in time order" sh -c "$CC $WARN -I. examples/ordered.c -o $B/ordered && $B/ordered tests/data/tasks.data > $B/ordered.txt && grep -q 'comm .* workload' $B/ordered.txt && awk '\$1 != 0 { if (\$1 < last) exit 1; last = \$1 }' $B/ordered.txt"
 
 # portability: the compile matrix always; the unit tests on big-endian and
@@ -171,6 +176,8 @@ count "collapse = folding of perf script's callchains (ASan build)" python3 test
 count "collapse --kernel and stat --csv on tests/data (ASan build): exit 0, nothing from the sanitizers" sh -c "for f in tests/data/*.data; do build/asan/perfdata collapse --kernel \$f > /dev/null 2> $B/asan-err.txt && build/asan/perfdata stat --csv $B \$f > /dev/null 2>> $B/asan-err.txt || { echo \"\$f: exit status \$?\"; cat $B/asan-err.txt; exit 1; }; if grep -E 'runtime error|Sanitizer|ERROR: ' $B/asan-err.txt; then echo \"\$f: sanitizer output\"; exit 1; fi; done"
 count "report and collapse = perf report, perf script | stackcollapse-perf.pl (live) on system-wide profiles (ASan build)" python3 tests/profile_diff.py build/asan/perfdata tests/data/sys-g.data.xz tests/data/sys-pipe.data.xz tests/data/sys-inject.data.xz
 count "cut files: every command reads up to the cut, dump prints the whole records (ASan build)" python3 tests/cut_test.py build/asan/perfdata tests/data/*.data
+count "script = perf script on tests/data, byte for byte; big-endian twins print the same; stackcollapse-perf.pl of script = collapse" python3 tests/script_diff.py build/perfdata --collapse --expect tests/expected/script-data.txt tests/data
+count "script = perf script on tests/data (ASan build)" python3 tests/script_diff.py build/asan/perfdata --expect tests/expected/script-data.txt tests/data
 count "info = perf report --header-only -I on tests/data fixtures" python3 tests/info_diff.py build/perfdata tests/data
 count "info = perf report --header-only -I (ASan build)" python3 tests/info_diff.py build/asan/perfdata tests/data
 if [ -d "$CORPUS" ]; then
@@ -182,11 +189,14 @@ if [ -d "$CORPUS" ]; then
     count "report = perf report --stdio (live), every line, on every corpus profile perf reports" python3 tests/report_live.py build/perfdata --expect tests/expected/report-live.txt "$CORPUS"
     count "report in branch mode = perf report --stdio, line for line, on the corpus branch stacks (ASan+UBSan)" python3 tests/branch_diff.py build/asan/perfdata "$CORPUS"
     count "info = perf report --header-only -I on ../shared/corpus" python3 tests/info_diff.py build/perfdata --expect tests/expected/info.txt "$CORPUS"
+    count "script = perf script on ../shared/corpus, byte for byte" python3 tests/script_diff.py build/perfdata --expect tests/expected/script.txt "$CORPUS"
+    count "script on ../shared/corpus under ASan+UBSan" python3 tests/script_diff.py build/asan/perfdata --expect tests/expected/script.txt "$CORPUS"
     count "big-endian copies of the corpus dump as perf dumps the originals" sh tests/byte_order.sh build/perfdata $B/be-corpus "$CORPUS" tests/expected/dump.txt tests/expected/byte_order.txt
     count "every corpus input: clean error or full decode (ASan build)" python3 tests/corpus_sane.py build/asan/perfdata "$CORPUS"
 else
     for step in "dump = perf report -D on ../shared/corpus" "dump --ordered = perf's delivery order on ../shared/corpus" \
         "stat = perf's Aggregated stats on ../shared/corpus" "report = perf report --stdio on the corpus recordings" \
+        "script = perf script on ../shared/corpus, byte for byte" "script on ../shared/corpus under ASan+UBSan" \
         "report on the corpus recordings under ASan+UBSan" "info = perf report --header-only -I on ../shared/corpus" \
         "big-endian copies of the corpus dump as perf dumps the originals" \
         "every corpus input: clean error or full decode (ASan build)"; do
