@@ -67,6 +67,8 @@ COMMANDS = [
     ('report --csv', ['report', '--csv', '{csv}', '--no-branch-stack']),
     ('collapse', ['collapse']),
     ('collapse --kernel', ['collapse', '--kernel']),
+    ('script', ['script']),
+    ('script -F trace', ['script', '--show-task-events', '--show-mmap-events', '-F', 'comm,tid,pid,time,cpu,event,trace']),
 ]
 
 # A clear message: what the tools print, "perfdata: ..." or "perfdata CMD: ...".

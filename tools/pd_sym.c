@@ -372,6 +372,7 @@ static void resolve_kernel(pd_symbolizer *s, const pd_map_entry *m, uint64_t ip,
         out->sym = k->name;
         out->sym_start = k->addr;
         out->sym_end = k->end;
+        out->sym_off = ip - k->addr;
     }
 }
 
@@ -399,6 +400,7 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
             out->sym = k->name;
             out->sym_start = k->addr;
             out->sym_end = k->addr + k->len;
+            out->sym_off = ip - k->addr;
         }
         return;
     }
@@ -431,6 +433,7 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
             out->src_file = sym->file;
             out->sym_start = sym->addr;
             out->sym_end = sym->end;
+            out->sym_off = vaddr - sym->addr;
         }
     }
 }

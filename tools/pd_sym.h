@@ -39,6 +39,7 @@ typedef struct pd_resolved {
     const char *sym;                /* NULL when unresolved */
     const char *src_file;           /* STT_FILE of a local symbol, or NULL */
     uint64_t sym_start, sym_end;    /* the symbol's range (its identity within the dso) */
+    uint64_t sym_off;               /* the address's offset in the symbol (perf's +0x...) */
     uint64_t addr;                  /* what perf prints when unresolved: the address
                                        in the object (perf's map_ip), or the ip */
     int kernel;                     /* [k] rather than [.] */

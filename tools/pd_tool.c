@@ -2,6 +2,7 @@
 #define PERFDATA_ZSTD
 #define PERFDATA_IMPLEMENTATION
 #include "perfdata.h"
+#include "pd_intern.h"
 #include "pd_tool.h"
 
 #include <errno.h>
@@ -362,3 +363,26 @@ void pd_print_header(pd_session *s) {
     }
 }
 
+
+uint64_t *pd_read_last(pd_read_ids *r, uint64_t id) {
+    size_t i, mask;
+    if ((r->n + 1) * 2 > r->cap) {
+        pd_read_id *old = r->v;
+        size_t oldcap = r->cap, j;
+        r->cap = oldcap ? oldcap * 2 : 64;
+        if (!(r->v = (pd_read_id *)calloc(r->cap, sizeof *r->v))) pd_nomem();
+        for (j = 0; j < oldcap; j++) {
+            if (!old[j].used) continue;
+            for (i = (size_t)pd_hash_u64(old[j].id) & (r->cap - 1); r->v[i].used; i = (i + 1) & (r->cap - 1)) {}
+            r->v[i] = old[j];
+        }
+        free(old);
+    }
+    mask = r->cap - 1;
+    for (i = (size_t)pd_hash_u64(id) & mask; r->v[i].used; i = (i + 1) & mask)
+        if (r->v[i].id == id) return &r->v[i].last;
+    r->v[i].used = 1;
+    r->v[i].id = id;
+    r->n++;
+    return &r->v[i].last;
+}

@@ -73,15 +73,23 @@ int pd_session_finish(pd_session *s, int rc);
 /* The same check of standard output for commands without a session. */
 int pd_output_status(int rc);
 
+/* The last value a sample read (PERFDATA_SAMPLE_READ) per counter id, for
+   perf's delivery of such samples: one per value, its period the growth
+   since the id was last read. Free with free(r->v). */
+typedef struct pd_read_id { uint64_t id, last; int used; } pd_read_id;
+typedef struct pd_read_ids { pd_read_id *v; size_t n, cap; } pd_read_ids;
+uint64_t *pd_read_last(pd_read_ids *r, uint64_t id);
+
 /* Each subcommand: its options (pd_opts) and its entry point, given argv
    from the subcommand's name on; returns a PD_EXIT_ status. */
 struct pd_command;
 extern const struct pd_command pd_dump_command, pd_info_command, pd_report_command, pd_collapse_command,
-    pd_stat_command;
+    pd_stat_command, pd_script_command;
 int pd_cmd_dump(int argc, char **argv);
 int pd_cmd_info(int argc, char **argv);
 int pd_cmd_report(int argc, char **argv);
 int pd_cmd_collapse(int argc, char **argv);
 int pd_cmd_stat(int argc, char **argv);
+int pd_cmd_script(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@ static const struct {
     {&pd_info_command, pd_cmd_info},
     {&pd_report_command, pd_cmd_report},
     {&pd_collapse_command, pd_cmd_collapse},
+    {&pd_script_command, pd_cmd_script},
     {&pd_stat_command, pd_cmd_stat},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

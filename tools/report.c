@@ -72,8 +72,7 @@ typedef struct report_ctx {
     size_t *proc_slots;             /* index + 1 into procs, open addressing on the pid */
     size_t capproc_slots;
     pd_filter filter;
-    struct read_id *read_ids;       /* the last value read per counter id, open addressing */
-    size_t nread_ids, capread_ids;
+    pd_read_ids read_ids;           /* the last value read per counter id */
     /* event groups (GROUP_DESC), shown as perf's group view: one table per
        group, a column per member */
     long *leader;                   /* per event: its group's leader, or -1 */
@@ -81,7 +80,6 @@ typedef struct report_ctx {
     char **group_name;              /* per leader event: the group's name, or NULL (anon) */
 } report_ctx;
 
-typedef struct read_id { uint64_t id, last; int used; } read_id;
 
 /* processes.csv: what happened to each process. */
 typedef struct proc_row {
@@ -395,32 +393,6 @@ static void csv_record(report_ctx *r, const perfdata_record *rec) {
             rec->type, perfdata_record_name(rec->type), (int)pid, (int)tid, (int)cpu);
 }
 
-/* The last value read of a counter id (perf's sid->period), to be updated. */
-static uint64_t *read_last(report_ctx *r, uint64_t id) {
-    size_t i, mask;
-    if ((r->nread_ids + 1) * 2 > r->capread_ids) {
-        read_id *old = r->read_ids;
-        size_t oldcap = r->capread_ids, j;
-        r->capread_ids = oldcap ? oldcap * 2 : 64;
-        r->read_ids = calloc(r->capread_ids, sizeof *r->read_ids);
-        if (!r->read_ids) pd_nomem();
-        for (j = 0; j < oldcap; j++) {
-            if (!old[j].used) continue;
-            for (i = (size_t)pd_hash_u64(old[j].id) & (r->capread_ids - 1); r->read_ids[i].used;
-                 i = (i + 1) & (r->capread_ids - 1)) {}
-            r->read_ids[i] = old[j];
-        }
-        free(old);
-    }
-    mask = r->capread_ids - 1;
-    for (i = (size_t)pd_hash_u64(id) & mask; r->read_ids[i].used; i = (i + 1) & mask)
-        if (r->read_ids[i].id == id) return &r->read_ids[i].last;
-    r->read_ids[i].used = 1;
-    r->read_ids[i].id = id;
-    r->nread_ids++;
-    return &r->read_ids[i].last;
-}
-
 /* GROUP_DESC (a file's feature, a pipe's HEADER_FEATURE): which events
    form groups. perf shows a group in one table when it has more than one
    member; its name is GROUP_DESC's unless that says "{anon_group}". */
@@ -545,7 +517,7 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
         long ev = (s.read.read_format & PERFDATA_FORMAT_ID) ? perfdata_find_event(r->s->file, v.id) : -1;
         uint64_t *last;
         if (ev < 0) continue;
-        last = read_last(r, v.id);
+        last = pd_read_last(&r->read_ids, v.id);
         e.period = v.value - *last;
         *last = v.value;
         if (!e.period) continue;
@@ -1039,7 +1011,7 @@ int pd_cmd_report(int argc, char **argv) {
     free(r.group_name);
     free(r.v);
     free(r.root);
-    free(r.read_ids);
+    free(r.read_ids.v);
     free(r.ev_period);
     free(r.ev_samples);
     pd_sym_free(&r.sym);

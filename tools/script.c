@@ -1,0 +1,1213 @@
+/* script.c - `perfdata script`: every sample as a line of text, as perf 6.1's
+   `perf script` prints it, in time order: the same default fields per kind
+   of event, the same -F field lists, the same side-band lines
+   (--show-task-events, --show-mmap-events...), call chains one frame per
+   line, and tracepoint samples formatted by their own print_fmt from the
+   file's TRACING_DATA (pd_tpfmt). */
+#include "perfdata.h"
+#include "pd_filter.h"
+#include "pd_intern.h"
+#include "pd_opts.h"
+#include "pd_state.h"
+#include "pd_sym.h"
+#include "pd_text.h"
+#include "pd_tool.h"
+#include "pd_tpfmt.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* perf script's output fields (builtin-script.c's PERF_OUTPUT_*), those
+   this command prints */
+enum {
+    F_COMM = 1u << 0, F_TID = 1u << 1, F_PID = 1u << 2, F_TIME = 1u << 3, F_CPU = 1u << 4, F_EVNAME = 1u << 5,
+    F_TRACE = 1u << 6, F_IP = 1u << 7, F_SYM = 1u << 8, F_DSO = 1u << 9, F_ADDR = 1u << 10, F_SYMOFF = 1u << 11,
+    F_PERIOD = 1u << 12, F_WEIGHT = 1u << 13, F_PHYS_ADDR = 1u << 14, F_DATA_SRC = 1u << 15,
+    F_PAGE_SIZES = 1u << 16, F_INS_LAT = 1u << 17, F_BPF_OUTPUT = 1u << 18, F_SYNTH = 1u << 19
+};
+static const struct { const char *name; unsigned field; } field_names[] = {
+    {"comm", F_COMM}, {"tid", F_TID}, {"pid", F_PID}, {"time", F_TIME}, {"cpu", F_CPU}, {"event", F_EVNAME},
+    {"trace", F_TRACE}, {"ip", F_IP}, {"sym", F_SYM}, {"dso", F_DSO}, {"addr", F_ADDR}, {"symoff", F_SYMOFF},
+    {"period", F_PERIOD}, {"weight", F_WEIGHT}, {"phys_addr", F_PHYS_ADDR}, {"ins_lat", F_INS_LAT},
+};
+#define NFIELD_NAMES (sizeof field_names / sizeof field_names[0])
+
+/* The kinds of event perf keeps a field list for: attr.type below 6, the
+   synthesized events, and every other PMU. */
+enum { T_HW, T_SW, T_TRACE, T_HW_CACHE, T_RAW, T_BREAK, T_SYNTH, T_OTHER, NTYPES };
+#define PERF_TYPE_SYNTH 4000000000u
+static const char *const type_names[NTYPES] = {"hw", "sw", "trace", NULL, "raw", "break", "synth", NULL};
+
+#define COMMON (F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME)
+#define SAMPLED (COMMON | F_IP | F_SYM | F_SYMOFF | F_DSO | F_PERIOD)
+static const unsigned default_fields[NTYPES] = {
+    SAMPLED, SAMPLED | F_BPF_OUTPUT, COMMON | F_TRACE, SAMPLED,
+    SAMPLED | F_ADDR | F_DATA_SRC | F_WEIGHT | F_PHYS_ADDR | F_PAGE_SIZES | F_INS_LAT, SAMPLED,
+    COMMON | F_SYNTH, SAMPLED,
+};
+static const unsigned invalid_fields[NTYPES] = {
+    F_TRACE | F_BPF_OUTPUT, F_TRACE, F_BPF_OUTPUT, F_TRACE | F_BPF_OUTPUT, F_TRACE | F_BPF_OUTPUT,
+    F_TRACE | F_BPF_OUTPUT, F_TRACE | F_BPF_OUTPUT, F_TRACE | F_BPF_OUTPUT,
+};
+/* fields printed by perf that this command does not print (yet): said on
+   stderr when an event would show them, never silently left out */
+#define F_UNSUPPORTED (F_DATA_SRC | F_PAGE_SIZES | F_BPF_OUTPUT | F_SYNTH)
+
+/* side-band records shown with --show-*-events */
+enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8, SHOW_NAMESPACE = 16, SHOW_CGROUP = 32 };
+
+typedef struct out_type {
+    unsigned fields;
+    unsigned user_fields;      /* asked for by -F: an event without the data is an error */
+    int user_set;              /* -F replaced this kind's list */
+} out_type;
+
+/* A resolved frame, cached per (address space, cpu mode, ip), with its
+   text after the address (" sym+0xoff (dso)") for the fields it was
+   made for: a call chain repeats the same frames over and over. */
+typedef struct frame {
+    /* what a hit reads first, together */
+    uint64_t ip;
+    uint64_t stamp[2];
+    unsigned cpumode;
+    unsigned text_fields;      /* the fields and kind the text is for, + 1; 0: none */
+    char *text;
+    size_t textlen;
+    int used;
+    size_t textcap;
+    pd_resolved r;
+} frame;
+#define FRAME_CACHE_BITS 14
+/* the commands' padded text, cached by their interned pointer */
+#define COMM_CACHE 256
+typedef struct comm_text { const char *comm; int width; size_t len; char text[64]; } comm_text;
+
+typedef struct script_ctx {
+    pd_session *s;
+    pd_state st;
+    pd_symbolizer sym;
+    pd_filter filter;
+    out_type out[NTYPES];
+    unsigned show;
+    int ns;                    /* --ns */
+    int no_callchain;          /* -G */
+    int use_callchain;         /* perf's symbol_conf.use_callchain */
+    int prepared;              /* fields checked against the events */
+    int stat, auxtrace;        /* the file has the STAT or AUXTRACE feature (a pipe: its record) */
+    int name_width;
+    const char *tp_filter;     /* --filter */
+    /* tracepoints */
+    perfdata_tracing tracing;
+    int have_tracing;
+    pd_tpfmt **tp;             /* per event, compiled on first use */
+    pd_tpfilter **tpf;
+    unsigned char *tp_tried;
+    size_t ntp;
+    int said_unsupported_tp;
+    unsigned said_fields;      /* unsupported fields said */
+    uint64_t filter_failed;    /* events the --filter could not be set on */
+    /* the line */
+    char *buf;
+    size_t len, cap;
+    char *tbuf;                /* trace text */
+    size_t tlen, tcap;
+    frame *cache;
+    comm_text *comms;
+    char **evtext;             /* per event: its name padded as perf pads it, and ": " */
+    size_t *evlen, nevtext;
+    pd_read_ids read_ids;      /* SAMPLE_READ: the last value per counter id */
+    /* perf stat record files: the counts of the last STAT records */
+    int *cpus;                 /* CPU_MAP */
+    int32_t *threads;          /* THREAD_MAP's pids */
+    size_t ncpus, nthreads;
+    struct stat_count *counts; /* open addressing on (event, cpu index, thread index) */
+    size_t ncounts, capcounts;
+    int stat_header;
+    int failed;                /* an error that stops the command */
+} script_ctx;
+
+static void reserve(script_ctx *c, size_t n);
+static void put(script_ctx *c, const char *p, size_t n) {
+    reserve(c, n);
+    memcpy(c->buf + c->len, p, n);
+    c->len += n;
+}
+static void puts_(script_ctx *c, const char *s) { put(c, s, strlen(s)); }
+static void reserve(script_ctx *c, size_t n) {
+    size_t cap;
+    if (c->cap - c->len >= n + 1) return;
+    cap = c->cap ? c->cap : 4096;
+    while (cap - c->len < n + 1) cap *= 2;
+    if (!(c->buf = (char *)realloc(c->buf, cap))) pd_nomem();
+    c->cap = cap;
+}
+static void putf(script_ctx *c, const char *fmt, ...) {
+    va_list ap;
+    int n;
+    reserve(c, 64);
+    va_start(ap, fmt);
+    n = vsnprintf(c->buf + c->len, c->cap - c->len, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n >= c->cap - c->len) {
+        reserve(c, (size_t)n);
+        va_start(ap, fmt);
+        vsnprintf(c->buf + c->len, c->cap - c->len, fmt, ap);
+        va_end(ap);
+    }
+    c->len += (size_t)n;
+}
+/* printf's %*llu, %-*d, %*llx, written by hand: perf script prints
+   several numbers a line, millions of lines */
+static void put_num(script_ctx *c, uint64_t v, int neg, unsigned base, int width, int left) {
+    char tmp[32], *e = tmp + sizeof tmp, *p = e;
+    size_t n, pad;
+    do {
+        *--p = "0123456789abcdef"[v % base];
+        v /= base;
+    } while (v);
+    if (neg) *--p = '-';
+    n = (size_t)(e - p);
+    pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+    reserve(c, n + pad);
+    if (!left) memset(c->buf + c->len, ' ', pad), c->len += pad;
+    memcpy(c->buf + c->len, p, n);
+    c->len += n;
+    if (left) memset(c->buf + c->len, ' ', pad), c->len += pad;
+}
+static void put_int(script_ctx *c, int32_t v, int width, int left) {
+    put_num(c, v < 0 ? 0 - (uint64_t)(int64_t)v : (uint64_t)v, v < 0, 10, width, left);
+}
+
+/* A name from the file, its control characters escaped (pd_text.h). */
+static void put_name(script_ctx *c, const char *s, size_t n) {
+    char tmp[1024];
+    if (pd_text_clean(s, n)) {
+        put(c, s, n);
+        return;
+    }
+    while (n) { /* in pieces of whole characters */
+        size_t k = n > 200 ? 200 : n;
+        put(c, tmp, pd_escape(tmp, sizeof tmp, s, k));
+        s += k;
+        n -= k;
+    }
+}
+/* printf's "%*s" of a name from the file */
+static void put_padded(script_ctx *c, const char *s, int width, int left) {
+    size_t n = strlen(s), pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+    if (!left) while (pad--) put(c, " ", 1);
+    put_name(c, s, n);
+    if (left) while (pad--) put(c, " ", 1);
+}
+/* The text goes out in blocks: a line is done, the block is written
+   when it is large (flush_out writes whatever is left). */
+static void flush_out(script_ctx *c) {
+    if (c->len) fwrite(c->buf, 1, c->len, stdout);
+    c->len = 0;
+}
+static void flush_line(script_ctx *c) {
+    if (c->len >= ((size_t)1 << 16)) flush_out(c);
+}
+
+static int type_of(const perfdata_attr *a) {
+    if (a->type == PERF_TYPE_SYNTH) return T_SYNTH;
+    return a->type < 6 ? (int)a->type : T_OTHER;
+}
+
+/* ------------------------------------------------------------ field lists */
+
+/* -F [type:][+-]field,... as perf's parse_output_fields. */
+static int parse_fields(script_ctx *c, const char *arg) {
+    char buf[1024], *tok, *save = NULL;
+    int type = -1, j, change = 0; /* 0 replace, 1 add, -1 remove */
+    const char *colon = strchr(arg, ':');
+    if (strlen(arg) >= sizeof buf) {
+        fprintf(stderr, "perfdata script: -F: list too long\n");
+        return -1;
+    }
+    if (colon) {
+        size_t n = (size_t)(colon - arg);
+        for (j = 0; j < NTYPES; j++)
+            if (type_names[j] && strlen(type_names[j]) == n && !strncmp(arg, type_names[j], n)) type = j;
+        if (type < 0) {
+            fprintf(stderr, "perfdata script: -F: invalid event type '%.*s' (hw, sw, trace, raw, break, synth)\n",
+                    (int)n, arg);
+            return -1;
+        }
+        arg = colon + 1;
+    }
+    strcpy(buf, arg);
+    if (buf[0] == '+' || buf[0] == '-') change = buf[0] == '+' ? 1 : -1;
+    for (j = 0; j < NTYPES; j++) {
+        if (type >= 0 && j != type) continue;
+        if (!change) {
+            c->out[j].fields = 0;
+            c->out[j].user_fields = 0;
+            c->out[j].user_set = 1;
+        }
+    }
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t i;
+        int op = change;
+        unsigned f = 0;
+        if (*tok == '+') op = 1, tok++;
+        else if (*tok == '-') op = -1, tok++;
+        for (i = 0; i < NFIELD_NAMES; i++)
+            if (!strcmp(tok, field_names[i].name)) f = field_names[i].field;
+        if (!f) {
+            char name[256];
+            fprintf(stderr, "perfdata script: -F: unknown or unsupported field '%s'\n", pd_escaped(name, sizeof name, tok));
+            return -1;
+        }
+        for (j = 0; j < NTYPES; j++) {
+            if (type >= 0 && j != type) continue;
+            if (invalid_fields[j] & f) {
+                if (type >= 0) {
+                    fprintf(stderr, "perfdata script: -F: '%s' not valid for %s events\n", tok, type_names[j]);
+                    return -1;
+                }
+                continue; /* perf warns and ignores it for this kind */
+            }
+            if (op < 0) {
+                c->out[j].fields &= ~f;
+                c->out[j].user_fields &= ~f;
+            } else {
+                c->out[j].fields |= f;
+                c->out[j].user_fields |= f;
+            }
+        }
+    }
+    return 0;
+}
+
+static const struct { unsigned field; uint64_t sample; const char *what, *name; } needs[] = {
+    {F_IP, PERFDATA_SAMPLE_IP, "IP", "ip"},
+    {F_ADDR, PERFDATA_SAMPLE_ADDR, "ADDR", "addr"},
+    {F_DATA_SRC, PERFDATA_SAMPLE_DATA_SRC, "DATA_SRC", "data_src"},
+    {F_WEIGHT, PERFDATA_SAMPLE_WEIGHT | PERFDATA_SAMPLE_WEIGHT_STRUCT, "WEIGHT", "weight"},
+    {F_PID | F_TID, PERFDATA_SAMPLE_TID, "TID", "tid"},
+    {F_TIME, PERFDATA_SAMPLE_TIME, "TIME", "time"},
+    {F_CPU, PERFDATA_SAMPLE_CPU, "CPU", "cpu"},
+    {F_PHYS_ADDR, PERFDATA_SAMPLE_PHYS_ADDR, "PHYS_ADDR", "phys_addr"},
+    {F_INS_LAT, PERFDATA_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", "ins_lat"},
+    {F_PAGE_SIZES, PERFDATA_SAMPLE_DATA_PAGE_SIZE | PERFDATA_SAMPLE_CODE_PAGE_SIZE, "PAGE_SIZE", "data_page_size"},
+};
+
+/* perf_session__check_output_opt: each kind's list checked against the
+   first event of that kind; a field the samples lack is left out of a
+   default list, and refused when -F asked for it. */
+static int prepare_fields(script_ctx *c) {
+    const perfdata_file *f = c->s->file;
+    size_t e, i;
+    int j, callchains = 0;
+    char name[1024];
+    c->prepared = 1;
+    for (j = 0; j < NTYPES; j++) {
+        const perfdata_attr *a = NULL;
+        out_type *o = &c->out[j];
+        size_t ev = 0;
+        for (e = 0; e < f->nr_events && !a; e++)
+            if (type_of(&f->events[e].attr) == j) a = &f->events[ev = e].attr;
+        if (!a || !o->fields) continue;
+        /* a pipe's events are checked as they come, those that sample nothing not at all */
+        if ((f->flags & PERFDATA_FILE_PIPE) && !a->sample_type) continue;
+        if (c->stat) continue;
+        if ((o->fields & F_TRACE) && !c->have_tracing) {
+            fprintf(stderr, "perfdata script: no tracing data in the file: its tracepoint fields cannot be printed\n");
+            return -1;
+        }
+        for (i = 0; i < sizeof needs / sizeof needs[0]; i++) {
+            if (!(o->fields & needs[i].field) || (a->sample_type & needs[i].sample)) continue;
+            /* perf lets -F ask for ADDR and CPU of AUX trace files */
+            if ((needs[i].field & (F_ADDR | F_CPU)) && (o->user_fields & needs[i].field) && c->auxtrace) continue;
+            if (o->user_fields & needs[i].field) {
+                fprintf(stderr, "perfdata script: samples for '%s' event do not have %s attribute set: cannot print '%s' field\n",
+                        pd_escaped(name, sizeof name, pd_event_name(c->s, ev)), needs[i].what, needs[i].name);
+                return -1;
+            }
+            o->fields &= ~needs[i].field;
+        }
+        if ((o->fields & F_SYM) && !(o->fields & (F_IP | F_ADDR))) {
+            fprintf(stderr, "perfdata script: -F sym needs ip or addr\n");
+            return -1;
+        }
+        if ((o->fields & F_SYMOFF) && !(o->fields & F_SYM)) {
+            fprintf(stderr, "perfdata script: -F symoff needs sym\n");
+            return -1;
+        }
+        if ((o->fields & F_DSO) && !(o->fields & (F_IP | F_ADDR))) {
+            fprintf(stderr, "perfdata script: -F dso needs ip or addr\n");
+            return -1;
+        }
+    }
+    for (e = 0; e < f->nr_events; e++)
+        if (f->events[e].attr.sample_type & PERFDATA_SAMPLE_CALLCHAIN) callchains = 1;
+    c->use_callchain = !c->no_callchain && (callchains || (f->flags & PERFDATA_FILE_PIPE && !f->nr_events));
+    /* tracepoints print their call chain's symbols when they have one */
+    if (c->use_callchain && !c->out[T_TRACE].user_set)
+        for (e = 0; e < f->nr_events; e++)
+            if (f->events[e].attr.type == 2 && (f->events[e].attr.sample_type & PERFDATA_SAMPLE_CALLCHAIN)) {
+                c->out[T_TRACE].fields |= F_IP | F_SYM | F_SYMOFF | F_DSO;
+                break;
+            }
+    return 0;
+}
+
+/* ------------------------------------------------------------ tracepoints */
+
+static void load_tracing(script_ctx *c, perfdata_view data) {
+    perfdata_error err;
+    if (c->have_tracing) return;
+    if (perfdata_tracing_parse(data, &c->tracing, &err) != PERFDATA_OK) {
+        fprintf(stderr, "perfdata script: tracing data at offset %llu: %s; tracepoint fields are not printed\n",
+                (unsigned long long)err.offset, err.message ? err.message : perfdata_status_name(err.code));
+        c->s->partial = 1;
+        return;
+    }
+    c->have_tracing = 1;
+}
+
+static int tp_slot(script_ctx *c, long event) {
+    size_t n;
+    if (event < 0) return 0;
+    if ((size_t)event < c->ntp) return 1;
+    n = (size_t)event + 16;
+    if (!(c->tp = (pd_tpfmt **)realloc(c->tp, n * sizeof *c->tp)) ||
+        !(c->tpf = (pd_tpfilter **)realloc(c->tpf, n * sizeof *c->tpf)) ||
+        !(c->tp_tried = (unsigned char *)realloc(c->tp_tried, n)))
+        pd_nomem();
+    memset(c->tp + c->ntp, 0, (n - c->ntp) * sizeof *c->tp);
+    memset(c->tpf + c->ntp, 0, (n - c->ntp) * sizeof *c->tpf);
+    memset(c->tp_tried + c->ntp, 0, n - c->ntp);
+    c->ntp = n;
+    return 1;
+}
+
+static const char *ev_name(script_ctx *c, long event);
+
+/* The event's compiled format, or NULL (said once). */
+static pd_tpfmt *tp_format(script_ctx *c, long event) {
+    const perfdata_attr *a = &c->s->file->events[event].attr;
+    perfdata_tp_format fmt;
+    char name[1024];
+    if (!tp_slot(c, event)) return NULL;
+    if (c->tp_tried[event]) return c->tp[event];
+    c->tp_tried[event] = 1;
+    if (!c->have_tracing || !perfdata_tracing_find(&c->tracing, a->config, &fmt)) {
+        fprintf(stderr, "perfdata script: no format for tracepoint %s (id %llu) in the tracing data\n",
+                pd_escaped(name, sizeof name, pd_event_name(c->s, (size_t)event)), (unsigned long long)a->config);
+        c->s->partial = 1;
+        return NULL;
+    }
+    c->tp[event] = pd_tpfmt_compile(&c->tracing, &fmt);
+    if (pd_tpfmt_unsupported(c->tp[event]) && !c->said_unsupported_tp) {
+        fprintf(stderr, "perfdata script: %s: its print format uses %s, not supported: its fields are printed as name=value\n",
+                pd_escaped(name, sizeof name, pd_event_name(c->s, (size_t)event)), pd_tpfmt_unsupported(c->tp[event]));
+    }
+    if (c->tp_filter) {
+        char why[256];
+        c->tpf[event] = pd_tpfilter_compile(&fmt, c->tp_filter, why, sizeof why);
+        /* an event without a field the filter names matches nothing; an
+           expression that does not parse is the user's error */
+        if (!c->tpf[event] && !strncmp(why, "unknown field", 13)) {
+            fprintf(stderr, "perfdata script: --filter: %s has no %s: none of its samples match\n",
+                    pd_escaped(name, sizeof name, ev_name(c, event)), why + 8);
+        } else if (!c->tpf[event]) {
+            fprintf(stderr, "perfdata script: --filter: %s\n", why);
+            c->failed = PD_EXIT_USAGE;
+        }
+    }
+    return c->tp[event];
+}
+
+/* The event's name as perf shows it; a tracepoint the file does not name
+   (a pipe's) is "system:name" from its format, as perf names it when it
+   reads the tracing data. */
+static const char *ev_name(script_ctx *c, long event) {
+    static char buf[512];
+    const perfdata_event *e = &c->s->file->events[event];
+    perfdata_tp_format fmt;
+    if (e->attr.type == 2 && !e->name.n && c->have_tracing && perfdata_tracing_find(&c->tracing, e->attr.config, &fmt)) {
+        snprintf(buf, sizeof buf, "%.*s:%.*s", (int)fmt.system.n, (const char *)fmt.system.p, (int)fmt.name.n,
+                 (const char *)fmt.name.p);
+        return buf;
+    }
+    return pd_event_name(c->s, (size_t)event);
+}
+
+static int tp_ksym(void *ctx, uint64_t addr, const char **name, uint64_t *start) {
+    script_ctx *c = (script_ctx *)ctx;
+    pd_resolved r;
+    pd_sym_resolve(&c->sym, &c->st, NULL, PERFDATA_MISC_KERNEL, addr, &r);
+    if (!r.sym) return 0;
+    *name = r.sym;
+    *start = addr - r.sym_off;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- samples */
+
+static frame *resolve_frame_in(script_ctx *c, pd_thread *t, unsigned cpumode, const uint64_t *stamp, uint64_t ip) {
+    frame *e;
+    if (!c->cache && !(c->cache = (frame *)calloc((size_t)1 << FRAME_CACHE_BITS, sizeof *c->cache))) pd_nomem();
+    e = &c->cache[((ip ^ stamp[0] << 24 ^ stamp[1] << 44 ^ cpumode) * 0x9E3779B97F4A7C15ull) >> (64 - FRAME_CACHE_BITS)];
+    if (e->used && e->ip == ip && e->cpumode == cpumode && e->stamp[0] == stamp[0] && e->stamp[1] == stamp[1])
+        return e;
+    pd_sym_resolve(&c->sym, &c->st, t, cpumode, ip, &e->r);
+    e->used = 1;
+    e->ip = ip;
+    e->cpumode = cpumode;
+    e->stamp[0] = stamp[0];
+    e->stamp[1] = stamp[1];
+    e->text_fields = 0;
+    return e;
+}
+static frame *resolve_frame(script_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip) {
+    uint64_t stamp[2];
+    pd_state_stamp(&c->st, t, cpumode, stamp);
+    return resolve_frame_in(c, t, cpumode, stamp, ip);
+}
+static const pd_resolved *resolve(script_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip) {
+    return &resolve_frame(c, t, cpumode, ip)->r;
+}
+
+/* perf's dso name in a frame: the object's path; the kernel's and a
+   module's bracketed name */
+static const char *dso_name(const pd_resolved *r) { return r->kernel || !r->dso_path ? r->dso : r->dso_path; }
+
+/* " sym+0xoff (dso)" as sample__fprintf_sym and sample__fprintf_callchain */
+static void put_sym(script_ctx *c, unsigned fields, const pd_resolved *r) {
+    if (fields & F_SYM) {
+        put(c, " ", 1);
+        if (r->sym) {
+            put_name(c, r->sym, strlen(r->sym));
+            if (fields & F_SYMOFF) putf(c, "+0x%llx", (unsigned long long)r->sym_off);
+        } else {
+            puts_(c, "[unknown]");
+        }
+    }
+    if (fields & F_DSO) {
+        const char *d = dso_name(r);
+        put(c, " (", 2);
+        put_name(c, d, strlen(d));
+        put(c, ")", 1);
+    }
+}
+
+static void put_frame_text(script_ctx *c, unsigned fields, frame *e, int chain);
+/* put_sym's text for a cached frame, made once per frame and fields */
+static void put_frame_sym(script_ctx *c, unsigned fields, frame *e) { put_frame_text(c, fields, e, 0); }
+/* A call chain's line for a cached frame ("\tADDR sym+0xoff (dso)\n"),
+   or (chain 0) the text after a sample's address, made once per frame,
+   fields and kind */
+static void put_frame_text(script_ctx *c, unsigned fields, frame *e, int chain) {
+    unsigned want = ((fields & (F_IP | F_SYM | F_SYMOFF | F_DSO)) | (chain ? 1u << 31 : 0)) + 1;
+    if (e->text_fields != want) {
+        size_t start = c->len, n;
+        if (chain && (fields & F_IP)) { /* user objects: the address in the object */
+            const pd_resolved *r = &e->r;
+            put(c, "\t", 1);
+            put_num(c, r->mapped && !r->kernel && r->dso_path ? r->addr : e->ip, 0, 16, 16, 0);
+        }
+        put_sym(c, fields, &e->r);
+        if (chain) put(c, "\n", 1);
+        n = c->len - start;
+        if (n > e->textcap && !(e->text = (char *)realloc(e->text, e->textcap = n))) pd_nomem();
+        memcpy(e->text, c->buf + start, n);
+        e->textlen = n;
+        e->text_fields = want;
+        return;
+    }
+    put(c, e->text, e->textlen);
+}
+
+/* The call chain, innermost first, a frame a line (perf's callchain
+   cursor: context markers switch the mode and are not printed; at most
+   127 frames) */
+static void put_callchain(script_ctx *c, unsigned fields, pd_thread *t, unsigned cpumode, const perfdata_sample *s) {
+    size_t i, depth = 0, nr = s->callchain.count;
+    uint64_t stamp[2];
+    pd_state_stamp(&c->st, t, cpumode, stamp);
+    for (i = 0; i < nr && depth < 127; i++) {
+        uint64_t ip = perfdata_u64s_at(&s->callchain, i);
+        frame *e;
+        if (ip >= PERFDATA_CONTEXT_MAX) {
+            if (ip == PERFDATA_CONTEXT_KERNEL) cpumode = PERFDATA_MISC_KERNEL;
+            else if (ip == PERFDATA_CONTEXT_USER) cpumode = PERFDATA_MISC_USER;
+            else if (ip == PERFDATA_CONTEXT_GUEST_KERNEL) cpumode = PERFDATA_MISC_GUEST_KERNEL;
+            else if (ip == PERFDATA_CONTEXT_GUEST_USER) cpumode = PERFDATA_MISC_GUEST_USER;
+            else if (ip == PERFDATA_CONTEXT_HV) cpumode = PERFDATA_MISC_HYPERVISOR;
+            pd_state_stamp(&c->st, t, cpumode, stamp);
+            continue;
+        }
+        depth++;
+        e = resolve_frame_in(c, t, cpumode, stamp, ip);
+        put_frame_text(c, fields, e, 1);
+    }
+}
+
+/* "%12s: " of "secs.usecs", or with --ns "%5llu.%09llu: " */
+static void put_time(script_ctx *c, uint64_t t) {
+    uint64_t secs = t / 1000000000u, frac = t % 1000000000u;
+    int digits = c->ns ? 9 : 6, k;
+    char tmp[40], *e = tmp + sizeof tmp, *p = e;
+    size_t n, pad, width;
+    if (!c->ns) frac /= 1000u;
+    for (k = 0; k < digits; k++) {
+        *--p = (char)('0' + frac % 10);
+        frac /= 10;
+    }
+    *--p = '.';
+    do {
+        *--p = (char)('0' + secs % 10);
+        secs /= 10;
+    } while (secs);
+    n = (size_t)(e - p);
+    width = c->ns ? 5 + 10 : 12;
+    pad = width > n ? width - n : 0;
+    reserve(c, n + pad + 2);
+    memset(c->buf + c->len, ' ', pad);
+    c->len += pad;
+    memcpy(c->buf + c->len, p, n);
+    c->len += n;
+    memcpy(c->buf + c->len, ": ", 2);
+    c->len += 2;
+}
+
+/* The command as perf pads it ("%16s " or, before a call chain, "%s "),
+   escaped, from a cache keyed by the interned pointer */
+static void put_comm(script_ctx *c, const char *comm, int width) {
+    comm_text *e;
+    if (!c->comms && !(c->comms = (comm_text *)calloc(COMM_CACHE, sizeof *c->comms))) pd_nomem();
+    e = &c->comms[((uintptr_t)comm >> 4 ^ (uintptr_t)width) % COMM_CACHE];
+    if (e->comm != comm || e->width != width) {
+        size_t start = c->len, n;
+        put_padded(c, comm, width, 0);
+        put(c, " ", 1);
+        n = c->len - start;
+        e->comm = NULL;
+        if (n <= sizeof e->text) {
+            memcpy(e->text, c->buf + start, n);
+            e->len = n;
+            e->comm = comm;
+            e->width = width;
+        }
+        return;
+    }
+    put(c, e->text, e->len);
+}
+
+/* perf_sample__fprintf_start: comm, pid/tid, cpu, time */
+static void put_start(script_ctx *c, unsigned fields, long event, pd_thread *t, int32_t pid, int32_t tid, uint32_t cpu,
+                      uint64_t time) {
+    if (fields & F_COMM) {
+        const char *comm = t ? pd_state_comm(&c->st, t) : ":-1";
+        const perfdata_file *f = c->s->file;
+        int chain = event >= 0 && (size_t)event < f->nr_events &&
+                    (f->events[event].attr.sample_type & PERFDATA_SAMPLE_CALLCHAIN);
+        put_comm(c, comm, (fields & F_IP) && chain && c->use_callchain ? 0 : 16);
+    }
+    if ((fields & F_PID) && (fields & F_TID)) {
+        put_int(c, pid, 5, 0);
+        put(c, "/", 1);
+        put_int(c, tid, 5, 1);
+        put(c, " ", 1);
+    } else if (fields & (F_PID | F_TID)) {
+        put_int(c, (fields & F_PID) ? pid : tid, 5, 0);
+        put(c, " ", 1);
+    }
+    if (fields & F_CPU) {
+        if (cpu < 1000) {
+            char tmp[7] = {'[', (char)('0' + cpu / 100), (char)('0' + cpu / 10 % 10), (char)('0' + cpu % 10), ']', ' ', 0};
+            put(c, tmp, 6);
+        } else {
+            putf(c, "[%03d] ", (int)cpu);
+        }
+    }
+    if (fields & F_TIME) put_time(c, time);
+}
+
+static unsigned fields_of(script_ctx *c, long event) {
+    const perfdata_file *f = c->s->file;
+    if (event < 0 || (size_t)event >= f->nr_events) event = 0;
+    if (!f->nr_events) return 0;
+    return c->out[type_of(&f->events[event].attr)].fields;
+}
+
+static void said_field(script_ctx *c, unsigned missing) {
+    size_t i;
+    if (!(missing & ~c->said_fields)) return;
+    c->said_fields |= missing;
+    fprintf(stderr, "perfdata script: not printed (not supported yet):");
+    if (missing & F_DATA_SRC) fprintf(stderr, " data_src");
+    if (missing & F_PAGE_SIZES) fprintf(stderr, " data_page_size code_page_size");
+    if (missing & F_BPF_OUTPUT) fprintf(stderr, " bpf-output");
+    if (missing & F_SYNTH) fprintf(stderr, " synth");
+    (void)i;
+    fprintf(stderr, "\n");
+    c->s->partial = 1;
+}
+
+static void print_sample(script_ctx *c, const perfdata_record *rec, const perfdata_sample *s, long event,
+                         uint64_t period) {
+    const perfdata_file *f = c->s->file;
+    unsigned cpumode = rec->misc & PERFDATA_MISC_CPUMODE_MASK;
+    unsigned fields = fields_of(c, event);
+    const perfdata_attr *a = &f->events[event].attr;
+    pd_thread *t = pd_state_thread(&c->st, (int32_t)s->pid, (int32_t)s->tid);
+    pd_tpfmt *tp = NULL;
+    int chain;
+    /* perf script leaves out guest samples when it keeps no guest machine */
+    if (cpumode == PERFDATA_MISC_GUEST_KERNEL || cpumode == PERFDATA_MISC_GUEST_USER) return;
+    if (!pd_filter_sample(&c->filter, s)) return;
+    if (c->filter.active) {
+        const pd_resolved *r = resolve(c, t, cpumode, s->ip);
+        if (!pd_filter_entry(&c->filter, pd_state_comm(&c->st, t), (int32_t)s->pid, (int32_t)s->tid, r->dso,
+                             r->dso_path, r->sym))
+            return;
+        t = pd_state_thread(&c->st, (int32_t)s->pid, (int32_t)s->tid);
+    }
+    if (a->type == 2 && (s->sample_type & PERFDATA_SAMPLE_RAW)) {
+        tp = tp_format(c, event);
+        if (c->tp_filter) {
+            if (!c->tpf[event] || !pd_tpfilter_match(c->tpf[event], s->raw, s->raw_big_endian)) return;
+        }
+    } else if (c->tp_filter) {
+        return; /* perf's --filter applies to tracepoints; others have no fields to match */
+    }
+    if (fields & F_UNSUPPORTED & ~(F_DATA_SRC & 0)) {
+        unsigned missing = fields & F_UNSUPPORTED;
+        if ((missing & F_DATA_SRC) && !(s->sample_type & PERFDATA_SAMPLE_DATA_SRC)) missing &= ~F_DATA_SRC;
+        if ((missing & F_PAGE_SIZES) &&
+            !(s->sample_type & (PERFDATA_SAMPLE_DATA_PAGE_SIZE | PERFDATA_SAMPLE_CODE_PAGE_SIZE)))
+            missing &= ~F_PAGE_SIZES;
+        if ((missing & F_BPF_OUTPUT) && !(s->sample_type & PERFDATA_SAMPLE_RAW)) missing &= ~F_BPF_OUTPUT;
+        if (missing) said_field(c, missing);
+    }
+    /* what perf's sample holds for a field the event does not sample */
+    put_start(c, fields, event, t, (s->sample_type & PERFDATA_SAMPLE_TID) ? (int32_t)s->pid : -1,
+              (s->sample_type & PERFDATA_SAMPLE_TID) ? (int32_t)s->tid : -1,
+              (s->sample_type & PERFDATA_SAMPLE_CPU) ? s->cpu : (uint32_t)-1,
+              (s->sample_type & PERFDATA_SAMPLE_TIME) ? s->time : (uint64_t)-1);
+    if (fields & F_PERIOD) {
+        put_num(c, period, 0, 10, 10, 0);
+        put(c, " ", 1);
+    }
+    if (fields & F_EVNAME) {
+        const char *name;
+        if (!c->name_width) {
+            size_t e, w = 0;
+            for (e = 0; e < f->nr_events; e++) {
+                size_t n = strlen(ev_name(c, (long)e));
+                if (n > w) w = n;
+            }
+            c->name_width = (int)w;
+        }
+        if ((size_t)event >= c->nevtext) {
+            size_t n = (size_t)event + 16;
+            if (!(c->evtext = (char **)realloc(c->evtext, n * sizeof *c->evtext)) ||
+                !(c->evlen = (size_t *)realloc(c->evlen, n * sizeof *c->evlen)))
+                pd_nomem();
+            memset(c->evtext + c->nevtext, 0, (n - c->nevtext) * sizeof *c->evtext);
+            c->nevtext = n;
+        }
+        if (!c->evtext[event]) {
+            size_t start = c->len;
+            name = ev_name(c, event);
+            put_padded(c, name, c->name_width, 0);
+            put(c, ": ", 2);
+            c->evlen[event] = c->len - start;
+            if (!(c->evtext[event] = (char *)malloc(c->evlen[event]))) pd_nomem();
+            memcpy(c->evtext[event], c->buf + start, c->evlen[event]);
+        } else {
+            put(c, c->evtext[event], c->evlen[event]);
+        }
+    }
+    if ((fields & F_TRACE) && (s->sample_type & PERFDATA_SAMPLE_RAW) && tp) {
+        c->tlen = 0;
+        /* perf resolves kernel addresses in a pipe's tracepoints only after its
+           tracing data came, which is too late: it prints them as numbers */
+        pd_tpfmt_print(tp, s->raw, s->raw_big_endian, (f->flags & PERFDATA_FILE_PIPE) ? NULL : tp_ksym, c, &c->tbuf,
+                       &c->tlen, &c->tcap);
+        put(c, c->tbuf, c->tlen);
+    }
+    if (fields & F_ADDR) put_num(c, s->addr, 0, 16, 16, 0);
+    if (fields & F_WEIGHT) putf(c, "%16llu", (unsigned long long)s->weight);
+    if (fields & F_INS_LAT) putf(c, "%16u", (unsigned)s->ins_lat);
+    if (fields & F_IP) {
+        chain = c->use_callchain && (s->sample_type & PERFDATA_SAMPLE_CALLCHAIN);
+        if (chain) {
+            put(c, "\n", 1);
+            put_callchain(c, fields, t, cpumode, s);
+        } else {
+            put(c, " ", 1);
+            put_num(c, s->ip, 0, 16, 16, 0);
+            if (fields & (F_SYM | F_DSO)) put_frame_sym(c, fields, resolve_frame(c, t, cpumode, s->ip));
+        }
+    }
+    if (fields & F_PHYS_ADDR) putf(c, "%16llx", (unsigned long long)s->phys_addr);
+    put(c, "\n", 1);
+    flush_line(c);
+}
+
+/* perf_session__deliver_sample: a sample that reads counters stands, for
+   each value read, for a sample of that value's event whose period is how
+   much the counter grew since its id was last read (none when it did not
+   grow, or the id is no event's); a sample without PERIOD has the attr's. */
+static void on_sample(script_ctx *c, const perfdata_record *rec, const perfdata_sample *s) {
+    const perfdata_file *f = c->s->file;
+    size_t i;
+    if (!(s->sample_type & PERFDATA_SAMPLE_READ)) {
+        print_sample(c, rec, s, s->event,
+                     (s->sample_type & PERFDATA_SAMPLE_PERIOD) ? s->period : f->events[s->event].attr.sample_period);
+        return;
+    }
+    for (i = 0; i < s->read.nr; i++) {
+        perfdata_read_value v = perfdata_read_at(&s->read, i);
+        long ev = (s->read.read_format & PERFDATA_FORMAT_ID) ? perfdata_find_event(f, v.id) : -1;
+        uint64_t *last, period;
+        if (ev < 0) continue;
+        last = pd_read_last(&c->read_ids, v.id);
+        period = v.value - *last;
+        *last = v.value;
+        if (period) print_sample(c, rec, s, ev, period);
+    }
+}
+
+/* ------------------------------------------------------- perf stat record */
+
+/* A counter's last values per (event, cpu, thread index), as the
+   STAT records give them; a STAT_ROUND prints every event's, as perf
+   script's process_stat does. */
+typedef struct stat_count { long event; uint32_t cpu, thread; uint64_t val, ena, run; int used; } stat_count;
+/* perf prints threads x cpus lines per event: a file's maps may ask for
+   more than any machine has; past this many a round is cut, and said */
+#define STAT_LINES_MAX 65536
+
+static stat_count *stat_slot(script_ctx *c, long event, uint32_t cpu, uint32_t thread, int add) {
+    size_t i, mask;
+    uint64_t h;
+    if (add && (c->ncounts + 1) * 2 > c->capcounts) {
+        stat_count *old = c->counts;
+        size_t oldcap = c->capcounts, j;
+        c->capcounts = oldcap ? oldcap * 2 : 64;
+        if (!(c->counts = (stat_count *)calloc(c->capcounts, sizeof *c->counts))) pd_nomem();
+        c->ncounts = 0;
+        for (j = 0; j < oldcap; j++)
+            if (old[j].used) *stat_slot(c, old[j].event, old[j].cpu, old[j].thread, 1) = old[j];
+        free(old);
+    }
+    if (!c->capcounts) return NULL;
+    mask = c->capcounts - 1;
+    h = pd_hash_u64((uint64_t)event * 0x9E3779B97F4A7C15ull ^ (uint64_t)cpu << 32 ^ thread);
+    for (i = (size_t)h & mask; c->counts[i].used; i = (i + 1) & mask)
+        if (c->counts[i].event == event && c->counts[i].cpu == cpu && c->counts[i].thread == thread) return &c->counts[i];
+    if (!add) return NULL;
+    c->counts[i].used = 1;
+    c->counts[i].event = event;
+    c->counts[i].cpu = cpu;
+    c->counts[i].thread = thread;
+    c->ncounts++;
+    return &c->counts[i];
+}
+
+static void stat_record(script_ctx *c, const perfdata_record *rec) {
+    const perfdata_file *f = c->s->file;
+    perfdata_error err;
+    size_t i, e, lines = 0;
+    if (rec->type == PERFDATA_RECORD_CPU_MAP) {
+        perfdata_cpu_map m;
+        size_t st = 0, n = 0;
+        int cpu;
+        if (perfdata_decode_cpu_map(f, rec, &m, &err) != PERFDATA_OK) {
+            pd_session_skip(c->s, rec, &err);
+            return;
+        }
+        while (perfdata_cpu_map_next(&m, &st, &cpu)) n++;
+        free(c->cpus);
+        if (!(c->cpus = (int *)malloc((n ? n : 1) * sizeof *c->cpus))) pd_nomem();
+        for (st = 0, c->ncpus = 0; perfdata_cpu_map_next(&m, &st, &cpu);) c->cpus[c->ncpus++] = cpu;
+    } else if (rec->type == PERFDATA_RECORD_THREAD_MAP) {
+        perfdata_thread_map m;
+        if (perfdata_decode_thread_map(f, rec, &m, &err) != PERFDATA_OK) {
+            pd_session_skip(c->s, rec, &err);
+            return;
+        }
+        free(c->threads);
+        c->nthreads = m.nr < STAT_LINES_MAX ? (size_t)m.nr : STAT_LINES_MAX;
+        if (!(c->threads = (int32_t *)malloc((c->nthreads ? c->nthreads : 1) * sizeof *c->threads))) pd_nomem();
+        for (i = 0; i < c->nthreads; i++) c->threads[i] = (int32_t)perfdata_thread_map_at(&m, i).pid;
+    } else if (rec->type == PERFDATA_RECORD_STAT) {
+        perfdata_stat st;
+        stat_count *n;
+        long ev;
+        if (perfdata_decode_stat(f, rec, &st, &err) != PERFDATA_OK) {
+            pd_session_skip(c->s, rec, &err);
+            return;
+        }
+        if ((ev = perfdata_find_event(f, st.id)) < 0) return; /* perf: no counter has the id */
+        n = stat_slot(c, ev, st.cpu, st.thread, 1);
+        n->val = st.val;
+        n->ena = st.ena;
+        n->run = st.run;
+    } else if (rec->type == PERFDATA_RECORD_STAT_ROUND) {
+        perfdata_stat_round r;
+        int any_cpu = -1;
+        int32_t any_thread = -1;
+        if (perfdata_decode_stat_round(f, rec, &r, &err) != PERFDATA_OK) {
+            pd_session_skip(c->s, rec, &err);
+            return;
+        }
+        if (!c->stat_header) {
+            putf(c, "%3s %8s %15s %15s %15s %15s %s\n", "CPU", "THREAD", "VAL", "ENA", "RUN", "TIME", "EVENT");
+            c->stat_header = 1;
+        }
+        for (e = 0; e < f->nr_events; e++) {
+            size_t nt = c->nthreads ? c->nthreads : 1, nc = c->ncpus ? c->ncpus : 1, t, k;
+            char buf[1024];
+            const char *name = pd_escaped(buf, sizeof buf, ev_name(c, (long)e));
+            for (t = 0; t < nt; t++)
+                for (k = 0; k < nc; k++) {
+                    const stat_count *n = stat_slot(c, (long)e, (uint32_t)(c->ncpus ? c->cpus[k] : any_cpu), (uint32_t)t, 0);
+                    if (++lines > STAT_LINES_MAX) {
+                        fprintf(stderr, "perfdata script: a stat round of more than %d lines (the file's cpu and thread "
+                                        "maps) is cut there\n", STAT_LINES_MAX);
+                        c->s->partial = 1;
+                        return;
+                    }
+                    putf(c, "%3d %8d %15llu %15llu %15llu %15llu %s\n", c->ncpus ? c->cpus[k] : any_cpu,
+                           (int)(c->nthreads ? c->threads[t] : any_thread), (unsigned long long)(n ? n->val : 0),
+                           (unsigned long long)(n ? n->ena : 0), (unsigned long long)(n ? n->run : 0),
+                           (unsigned long long)r.time, name);
+                    flush_line(c);
+                }
+        }
+    }
+}
+
+/* ---------------------------------------------------------- side-band lines */
+
+/* The pid, tid, cpu and time a side-band line starts with: from its
+   sample_id_all trailer, else the record's own ids at cpu 0 */
+static void put_event_start(script_ctx *c, const perfdata_record *rec, int32_t pid, int32_t tid, uint64_t time,
+                            long *event_out, pd_thread *t) {
+    perfdata_sample_id sid;
+    perfdata_error err;
+    long event = 0;
+    int32_t spid = pid, stid = tid;
+    uint32_t cpu = 0;
+    uint64_t stime = time;
+    const perfdata_file *f = c->s->file;
+    if (perfdata_decode_sample_id(f, rec, &sid, &err) == PERFDATA_OK && sid.sample_type) {
+        event = sid.event >= 0 ? sid.event : 0;
+        spid = (sid.sample_type & PERFDATA_SAMPLE_TID) ? (int32_t)sid.pid : -1;
+        stid = (sid.sample_type & PERFDATA_SAMPLE_TID) ? (int32_t)sid.tid : -1;
+        cpu = (sid.sample_type & PERFDATA_SAMPLE_CPU) ? sid.cpu : (uint32_t)-1;
+        stime = (sid.sample_type & PERFDATA_SAMPLE_TIME) ? sid.time : (uint64_t)-1;
+    } else if (f->nr_events && (f->events[0].attr.flags & PERFDATA_ATTR_FLAG_SAMPLE_ID_ALL)) {
+        spid = stid = -1;
+        cpu = (uint32_t)-1;
+        stime = (uint64_t)-1;
+    }
+    *event_out = event;
+    put_start(c, fields_of(c, event), event, t, spid, stid, cpu, stime);
+}
+
+static int cpu_kept(script_ctx *c, const perfdata_record *rec) {
+    perfdata_sample_id sid;
+    perfdata_error err;
+    size_t i;
+    if (!c->filter.cpus) return 1;
+    if (perfdata_decode_sample_id(c->s->file, rec, &sid, &err) != PERFDATA_OK || !(sid.sample_type & PERFDATA_SAMPLE_CPU))
+        return 1;
+    for (i = 0; i < c->filter.ncpus; i++)
+        if (sid.cpu >= c->filter.cpus[i].lo && sid.cpu <= c->filter.cpus[i].hi) return 1;
+    return 0;
+}
+
+/* perf_event__fprintf's text after the record's name */
+static void put_body(script_ctx *c, const perfdata_record *rec) {
+    const perfdata_file *f = c->s->file;
+    perfdata_error err;
+    size_t i;
+    char tmp[128];
+    snprintf(tmp, sizeof tmp, "PERF_RECORD_%s", perfdata_record_name(rec->type));
+    puts_(c, tmp);
+    switch (rec->type) {
+    case PERFDATA_RECORD_MMAP:
+    case PERFDATA_RECORD_MMAP2: {
+        perfdata_mmap m;
+        if (perfdata_decode_mmap(f, rec, &m, &err) != PERFDATA_OK) break;
+        if (rec->type == PERFDATA_RECORD_MMAP) {
+            putf(c, " %d/%d: [%#llx(%#llx) @ %#llx]: %c ", (int)m.pid, (int)m.tid, (unsigned long long)m.addr,
+                 (unsigned long long)m.len, (unsigned long long)m.pgoff,
+                 (rec->misc & PERFDATA_MISC_MMAP_DATA) ? 'r' : 'x');
+        } else {
+            putf(c, " %d/%d: [%#llx(%#llx) @ %#llx", (int)m.pid, (int)m.tid, (unsigned long long)m.addr,
+                 (unsigned long long)m.len, (unsigned long long)m.pgoff);
+            if (m.has_build_id) {
+                put(c, " <", 2);
+                for (i = 0; i < m.build_id.n; i++) putf(c, "%02x", m.build_id.p[i]);
+                put(c, ">", 1);
+            } else {
+                putf(c, " %02x:%02x %llu %llu", m.maj, m.min, (unsigned long long)m.ino,
+                     (unsigned long long)m.ino_generation);
+            }
+            putf(c, "]: %c%c%c%c ", (m.prot & 1) ? 'r' : '-', (m.prot & 2) ? 'w' : '-', (m.prot & 4) ? 'x' : '-',
+                 (m.flags & 1) ? 's' : 'p');
+        }
+        put_name(c, (const char *)m.filename.p, m.filename.n);
+        put(c, "\n", 1);
+        return;
+    }
+    case PERFDATA_RECORD_COMM: {
+        perfdata_comm cm;
+        if (perfdata_decode_comm(f, rec, &cm, &err) != PERFDATA_OK) break;
+        putf(c, "%s: ", cm.exec ? " exec" : "");
+        put_name(c, (const char *)cm.comm.p, cm.comm.n);
+        putf(c, ":%d/%d\n", (int)cm.pid, (int)cm.tid);
+        return;
+    }
+    case PERFDATA_RECORD_FORK:
+    case PERFDATA_RECORD_EXIT: {
+        perfdata_task t;
+        if (perfdata_decode_task(f, rec, &t, &err) != PERFDATA_OK) break;
+        putf(c, "(%d:%d):(%d:%d)\n", (int)t.pid, (int)t.tid, (int)t.ppid, (int)t.ptid);
+        return;
+    }
+    case PERFDATA_RECORD_LOST: {
+        perfdata_lost l;
+        if (perfdata_decode_lost(f, rec, &l, &err) != PERFDATA_OK) break;
+        putf(c, ": id:%llu: lost:%llu\n", (unsigned long long)l.id, (unsigned long long)l.lost);
+        return;
+    }
+    case PERFDATA_RECORD_SWITCH:
+        putf(c, " %s\n", (rec->misc & PERFDATA_MISC_SWITCH_OUT) ? "OUT" : "IN ");
+        return;
+    default:
+        break;
+    }
+    put(c, "\n", 1);
+}
+
+static void side_band(script_ctx *c, const perfdata_record *rec) {
+    const perfdata_file *f = c->s->file;
+    perfdata_error err;
+    long event;
+    pd_thread *t = NULL;
+    switch (rec->type) {
+    case PERFDATA_RECORD_COMM: {
+        perfdata_comm cm;
+        pd_state_update(&c->st, f, rec);
+        if (!(c->show & SHOW_TASK)) return;
+        if (perfdata_decode_comm(f, rec, &cm, &err) != PERFDATA_OK) {
+            pd_session_skip(c->s, rec, &err);
+            return;
+        }
+        if (!cpu_kept(c, rec)) return;
+        t = pd_state_thread(&c->st, (int32_t)cm.pid, (int32_t)cm.tid);
+        put_event_start(c, rec, (int32_t)cm.pid, (int32_t)cm.tid, 0, &event, t);
+        break;
+    }
+    case PERFDATA_RECORD_FORK:
+    case PERFDATA_RECORD_EXIT: {
+        perfdata_task tk;
+        if (rec->type == PERFDATA_RECORD_FORK) pd_state_update(&c->st, f, rec);
+        if ((c->show & SHOW_TASK) && perfdata_decode_task(f, rec, &tk, &err) != PERFDATA_OK) pd_session_skip(c->s, rec, &err);
+        else if ((c->show & SHOW_TASK) && cpu_kept(c, rec)) {
+            t = (int32_t)tk.tid != -1 ? pd_state_thread(&c->st, (int32_t)tk.pid, (int32_t)tk.tid) : NULL;
+            put_event_start(c, rec, (int32_t)tk.pid, (int32_t)tk.tid, tk.time, &event, t);
+            put_body(c, rec);
+            flush_line(c);
+        }
+        if (rec->type == PERFDATA_RECORD_EXIT) pd_state_update(&c->st, f, rec);
+        return;
+    }
+    case PERFDATA_RECORD_MMAP:
+    case PERFDATA_RECORD_MMAP2: {
+        perfdata_mmap m;
+        pd_state_update(&c->st, f, rec);
+        if (!(c->show & SHOW_MMAP)) return;
+        if (perfdata_decode_mmap(f, rec, &m, &err) != PERFDATA_OK) {
+            pd_session_skip(c->s, rec, &err);
+            return;
+        }
+        if (!cpu_kept(c, rec)) return;
+        t = (int32_t)m.tid != -1 ? pd_state_thread(&c->st, (int32_t)m.pid, (int32_t)m.tid) : NULL;
+        put_event_start(c, rec, (int32_t)m.pid, (int32_t)m.tid, 0, &event, t);
+        break;
+    }
+    case PERFDATA_RECORD_LOST:
+        if (!(c->show & SHOW_LOST) || !cpu_kept(c, rec)) return;
+        put_event_start(c, rec, -1, -1, 0, &event, NULL);
+        break;
+    default:
+        pd_state_update(&c->st, f, rec);
+        return;
+    }
+    put_body(c, rec);
+    flush_line(c);
+}
+
+static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
+    script_ctx *c = (script_ctx *)ctx;
+    perfdata_sample s;
+    perfdata_error err;
+    (void)name;
+    if (c->failed) return;
+    if (rec->type == PERFDATA_RECORD_HEADER_FEATURE) {
+        perfdata_header_feature hf;
+        if (perfdata_decode_header_feature(c->s->file, rec, &hf, NULL) == PERFDATA_OK) {
+            if (hf.feat_id == PERFDATA_FEAT_STAT) c->stat = 1;
+            if (hf.feat_id == PERFDATA_FEAT_AUXTRACE) c->auxtrace = 1;
+        }
+        return;
+    }
+    if (rec->type == PERFDATA_RECORD_HEADER_TRACING_DATA) {
+        perfdata_tracing_data td;
+        if (perfdata_decode_tracing_data(c->s->file, rec, &td, &err) == PERFDATA_OK) load_tracing(c, td.data);
+        else pd_session_skip(c->s, rec, &err);
+        return;
+    }
+    if (!c->prepared && (rec->type < 64 || rec->type == PERFDATA_RECORD_SAMPLE) && c->s->file->nr_events &&
+        prepare_fields(c) != 0) {
+        c->failed = 1;
+        return;
+    }
+    if (rec->type == PERFDATA_RECORD_CPU_MAP || rec->type == PERFDATA_RECORD_THREAD_MAP ||
+        rec->type == PERFDATA_RECORD_STAT || rec->type == PERFDATA_RECORD_STAT_ROUND) {
+        stat_record(c, rec);
+        return;
+    }
+    if (rec->type != PERFDATA_RECORD_SAMPLE) {
+        pd_sym_record(&c->sym, rec);
+        if (rec->type < 64) side_band(c, rec);
+        else pd_state_update(&c->st, c->s->file, rec);
+        return;
+    }
+    if (perfdata_decode_sample(c->s->file, rec, &s, &err) != PERFDATA_OK) pd_session_skip(c->s, rec, &err);
+    else on_sample(c, rec, &s);
+}
+
+/* ---------------------------------------------------------------- command */
+
+enum { SCRIPT_FIELDS = 1, SCRIPT_SHOW_TASK, SCRIPT_SHOW_MMAP, SCRIPT_SHOW_LOST, SCRIPT_NS, SCRIPT_NO_CALLCHAIN,
+       SCRIPT_FILTER, SCRIPT_KALLSYMS, SCRIPT_SYMFS, SCRIPT_SYMDIR };
+
+static const pd_opt script_opts[] = {
+    {'F', SCRIPT_FIELDS, "fields", "LIST", "perf script's fields: [hw:|sw:|trace:|raw:|break:]comm,tid,pid,time,cpu,\n"
+     "                            event,trace,ip,sym,symoff,dso,addr,period,weight,phys_addr,ins_lat; +f adds, -f removes"},
+    {0, SCRIPT_SHOW_TASK, "show-task-events", NULL, "also print COMM, FORK and EXIT records"},
+    {0, SCRIPT_SHOW_MMAP, "show-mmap-events", NULL, "also print MMAP and MMAP2 records"},
+    {0, SCRIPT_SHOW_LOST, "show-lost-events", NULL, "also print LOST records"},
+    {0, SCRIPT_NS, "ns", NULL, "times in nanoseconds"},
+    {'G', SCRIPT_NO_CALLCHAIN, "hide-call-graph", NULL, "no call chains"},
+    {0, SCRIPT_FILTER, "filter", "EXPR", "only tracepoint samples whose fields match, as 'bytes_req > 64 && comm ~ \"sh*\"'"},
+    {0, SCRIPT_KALLSYMS, "kallsyms", "FILE", "kernel symbols (default /proc/kallsyms when recorded on this host)"},
+    {0, SCRIPT_SYMFS, "symfs", "DIR", "look for binaries under DIR first"},
+    {0, SCRIPT_SYMDIR, "symdir", "DIR", "any ELF below DIR with the recorded build id"},
+    {0, 0, NULL, NULL, NULL},
+};
+static const pd_opt script_filter_opts[] = {
+    {0, PD_FILTER_COMM, "comm", "LIST", "only these commands"},
+    {0, PD_FILTER_PID, "pid", "LIST", "only these process ids"},
+    {0, PD_FILTER_TID, "tid", "LIST", "only these thread ids"},
+    {'C', PD_FILTER_CPU, "cpu", "LIST", "only samples on these cpus, as 0,2-3"},
+    {0, PD_FILTER_TIME, "time", "START,END", "only samples in this time span, seconds.fraction, either end open; or\n"
+     "                            percentages: 10%/2, 0%-10%,30%-40%"},
+    {0, 0, NULL, NULL, NULL},
+};
+static const pd_opt *const script_tables[] = {script_opts, script_filter_opts, pd_ratio_opts, pd_queue_opts, NULL};
+const pd_command pd_script_command = {
+    "script", "each sample as a line of text, as perf script",
+    "  Each sample as perf script prints it, in time order: the same default fields per kind of\n"
+    "  event, -F lists, call chains a frame a line, tracepoint samples formatted by their own\n"
+    "  print format from the file's tracing data.\n", script_tables};
+
+typedef struct script_args { script_ctx *c; const char *kallsyms, *symfs, *symdir; } script_args;
+
+static int script_option(void *ctx, int id, const char *value) {
+    script_args *a = (script_args *)ctx;
+    switch (id) {
+    case SCRIPT_FIELDS: return parse_fields(a->c, value);
+    case SCRIPT_SHOW_TASK: a->c->show |= SHOW_TASK; break;
+    case SCRIPT_SHOW_MMAP: a->c->show |= SHOW_MMAP; break;
+    case SCRIPT_SHOW_LOST: a->c->show |= SHOW_LOST; break;
+    case SCRIPT_NS: a->c->ns = 1; break;
+    case SCRIPT_NO_CALLCHAIN: a->c->no_callchain = 1; break;
+    case SCRIPT_FILTER: a->c->tp_filter = value; break;
+    case SCRIPT_KALLSYMS: a->kallsyms = value; break;
+    case SCRIPT_SYMFS: a->symfs = value; break;
+    case SCRIPT_SYMDIR: a->symdir = value; break;
+    default: return pd_filter_set(&a->c->filter, id, value, "script");
+    }
+    return 0;
+}
+
+int pd_cmd_script(int argc, char **argv) {
+    static script_ctx c;
+    pd_session s;
+    const char *path = NULL;
+    size_t i;
+    int rc, j;
+    script_args args = {&c, NULL, NULL, NULL};
+    memset(&c, 0, sizeof c);
+    for (j = 0; j < NTYPES; j++) c.out[j].fields = default_fields[j];
+    if ((rc = pd_opts_parse(&pd_script_command, argc, argv, script_option, &args, &path)) >= 0) return rc;
+    if (pd_session_open_flags(&s, path, PERFDATA_READ_ORDERED) != 0) return 1;
+    if (pd_filter_prepare(&c.filter, s.file, "script") != 0) {
+        pd_session_close(&s);
+        return PD_EXIT_ERROR;
+    }
+    /* the text is written in blocks of 64 KiB or more: stdio need not copy it again */
+    setvbuf(stdout, NULL, _IONBF, 0);
+    c.stat = perfdata_has_feature(s.file, PERFDATA_FEAT_STAT);
+    c.auxtrace = perfdata_has_feature(s.file, PERFDATA_FEAT_AUXTRACE);
+    c.s = &s;
+    pd_state_init(&c.st);
+    pd_sym_init(&c.sym, s.file);
+    c.sym.kallsyms_path = args.kallsyms;
+    c.sym.search.symfs = args.symfs;
+    c.sym.search.symdir = args.symdir;
+    if (!(s.file->flags & PERFDATA_FILE_PIPE) && perfdata_has_feature(s.file, PERFDATA_FEAT_TRACING_DATA)) {
+        perfdata_view v;
+        perfdata_error err;
+        if (perfdata_feature_section(s.file, PERFDATA_FEAT_TRACING_DATA, &v, &err) == PERFDATA_OK) load_tracing(&c, v);
+    }
+    /* a file's tracepoint formats and --filter are checked before any output */
+    for (i = 0; i < s.file->nr_events && !c.failed; i++)
+        if (s.file->events[i].attr.type == 2 && (c.tp_filter || c.have_tracing)) tp_format(&c, (long)i);
+    rc = c.failed ? PD_EXIT_OK : pd_session_walk_ordered(&s, on_record, &c);
+    flush_out(&c);
+    if (c.failed && rc == PD_EXIT_OK) rc = c.failed == PD_EXIT_USAGE ? PD_EXIT_USAGE : PD_EXIT_ERROR;
+    rc = pd_session_finish(&s, rc);
+    for (i = 0; i < c.ntp; i++) {
+        if (c.tp[i]) pd_tpfmt_free(c.tp[i]);
+        if (c.tpf[i]) pd_tpfilter_free(c.tpf[i]);
+    }
+    free(c.tp);
+    free(c.tpf);
+    free(c.tp_tried);
+    free(c.buf);
+    free(c.tbuf);
+    if (c.cache)
+        for (i = 0; i < ((size_t)1 << FRAME_CACHE_BITS); i++) free(c.cache[i].text);
+    free(c.cache);
+    free(c.comms);
+    for (i = 0; i < c.nevtext; i++) free(c.evtext[i]);
+    free(c.evtext);
+    free(c.evlen);
+    free(c.read_ids.v);
+    free(c.counts);
+    free(c.cpus);
+    free(c.threads);
+    pd_sym_free(&c.sym);
+    pd_state_free(&c.st);
+    pd_filter_free(&c.filter);
+    pd_session_close(&s);
+    fflush(stdout);
+    return rc;
+}
