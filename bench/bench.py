@@ -8,6 +8,8 @@ Inputs (recorded here with perf if missing; sizes are targets):
   bench/data/system-g.data   perf record -a -g -F 19999                  (BENCH_MB, default 500)
   bench/data/dwarf.data      perf record -a --call-graph dwarf,4096 -F 999 (BENCH_MB * 0.6)
   bench/data/zstd.data       perf record -z -a -g -F 19999               (BENCH_MB / 20)
+  bench/data/tracepoints-g.data  perf record -a -g -e kmem:kmalloc,kfree,kmem_cache_alloc
+                             -e sched:sched_switch                        (BENCH_MB / 10)
 each under a gzip load on every core, stopped by --max-size.
 The inputs live in bench/data unless BENCH_DATA names another directory.
 
@@ -196,7 +198,10 @@ def main():
     have_perf = shutil.which('perf') and not a.no_perf
     inputs = [('system-g.data', a.mb, ['-a', '-g', '-F', '19999']),
               ('dwarf.data', max(1, a.mb * 6 // 10), ['-a', '--call-graph', 'dwarf,4096', '-F', '999']),
-              ('zstd.data', max(1, a.mb // 20), ['-z', '-a', '-g', '-F', '19999'])]
+              ('zstd.data', max(1, a.mb // 20), ['-z', '-a', '-g', '-F', '19999']),
+              # the perf tutorial's tracepoints, system-wide with call chains
+              ('tracepoints-g.data', max(1, a.mb // 10), ['-a', '-g', '-e', 'kmem:kmalloc', '-e', 'kmem:kfree',
+                                                          '-e', 'kmem:kmem_cache_alloc', '-e', 'sched:sched_switch'])]
     rows = []
     for name, mb, args in inputs:
         path = os.path.join(DATA, name)
@@ -220,7 +225,8 @@ def main():
                  ('perfdata stat', [PERFDATA, 'stat', path], None),
                  ('perfdata dump', [PERFDATA, 'dump', path], ['perf', 'report', '-D', '-i', path]),
                  ('perfdata report', [PERFDATA, 'report', path], ['perf', 'report', '--stdio', '-i', path]),
-                 ('perfdata collapse', [PERFDATA, 'collapse', path], ['perf', 'script', '-i', path])]
+                 ('perfdata collapse', [PERFDATA, 'collapse', path], ['perf', 'script', '-i', path]),
+                 ('perfdata script', [PERFDATA, 'script', path], ['perf', 'script', '-i', path])]
         floor = None
         for label, ours, theirs in pairs:
             if a.before and ours[0] == PERFDATA:

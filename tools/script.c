@@ -80,6 +80,17 @@ typedef struct frame {
     pd_resolved r;
 } frame;
 #define FRAME_CACHE_BITS 14
+/* A whole call chain's text, cached by its raw addresses and the state
+   of the address spaces they were resolved in: samples repeat the same
+   chains (a loop, the idle task), and a hit is one copy. */
+#define CHAIN_CACHE 4096
+#define CHAIN_CACHED_MAX 256       /* entries of a chain cached at most */
+typedef struct chain_text {
+    uint64_t hash, user_gen, kernel_gen;
+    unsigned cpumode, fields;
+    char *text;                /* the text, then the raw addresses */
+    size_t textlen, rawlen, cap;
+} chain_text;
 /* the commands' padded text, cached by their interned pointer */
 #define COMM_CACHE 256
 typedef struct comm_text { const char *comm; int width; size_t len; char text[64]; } comm_text;
@@ -115,6 +126,7 @@ typedef struct script_ctx {
     size_t tlen, tcap;
     frame *cache;
     comm_text *comms;
+    chain_text *chains;
     char **evtext;             /* per event: its name padded as perf pads it, and ": " */
     size_t *evlen, nevtext;
     pd_read_ids read_ids;      /* SAMPLE_READ: the last value per counter id */
@@ -527,7 +539,55 @@ static void put_frame_text(script_ctx *c, unsigned fields, frame *e, int chain) 
 /* The call chain, innermost first, a frame a line (perf's callchain
    cursor: context markers switch the mode and are not printed; at most
    127 frames) */
+static void put_callchain_frames(script_ctx *c, unsigned fields, pd_thread *t, unsigned cpumode,
+                                 const perfdata_sample *s);
 static void put_callchain(script_ctx *c, unsigned fields, pd_thread *t, unsigned cpumode, const perfdata_sample *s) {
+    const perfdata_view *raw = &s->callchain.bytes;
+    uint64_t h = 0x9E3779B97F4A7C15ull, ugen = t && t->maps ? t->maps->gen : 0, kgen = c->st.kernel.gen;
+    size_t i, start;
+    chain_text *e;
+    if (s->callchain.count > CHAIN_CACHED_MAX || cpumode == PERFDATA_MISC_GUEST_KERNEL ||
+        cpumode == PERFDATA_MISC_GUEST_USER) {
+        put_callchain_frames(c, fields, t, cpumode, s);
+        return;
+    }
+    for (i = 0; i + 8 <= raw->n; i += 8) {
+        uint64_t w;
+        memcpy(&w, raw->p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    h ^= (uint64_t)fields << 40 ^ (uint64_t)cpumode << 56 ^ (uint64_t)s->callchain.big_endian << 60;
+    if (!c->chains && !(c->chains = (chain_text *)calloc(CHAIN_CACHE, sizeof *c->chains))) pd_nomem();
+    e = &c->chains[(h ^ ugen * 0x9E3779B97F4A7C15ull ^ kgen << 20) % CHAIN_CACHE];
+    if (e->text && e->hash == h && e->user_gen == ugen && e->kernel_gen == kgen && e->cpumode == cpumode &&
+        e->fields == fields && e->rawlen == raw->n && !memcmp(e->text + e->textlen, raw->p, raw->n)) {
+        put(c, e->text, e->textlen);
+        return;
+    }
+    start = c->len;
+    put_callchain_frames(c, fields, t, cpumode, s);
+    /* a chain whose frames met a guest or hypervisor marker is not cached:
+       their state is not in the stamps */
+    for (i = 0; i < s->callchain.count; i++) {
+        uint64_t ip = perfdata_u64s_at(&s->callchain, i);
+        if (ip >= PERFDATA_CONTEXT_MAX && ip != PERFDATA_CONTEXT_KERNEL && ip != PERFDATA_CONTEXT_USER) return;
+    }
+    if (c->len - start + raw->n > e->cap && !(e->text = (char *)realloc(e->text, e->cap = c->len - start + raw->n)))
+        pd_nomem();
+    memcpy(e->text, c->buf + start, c->len - start);
+    if (raw->n) memcpy(e->text + (c->len - start), raw->p, raw->n);
+    e->rawlen = raw->n;
+    e->textlen = c->len - start;
+    e->hash = h;
+    e->user_gen = ugen;
+    e->kernel_gen = kgen;
+    e->cpumode = cpumode;
+    e->fields = fields;
+}
+
+static void put_callchain_frames(script_ctx *c, unsigned fields, pd_thread *t, unsigned cpumode,
+                                 const perfdata_sample *s) {
     size_t i, depth = 0, nr = s->callchain.count;
     uint64_t stamp[2];
     pd_state_stamp(&c->st, t, cpumode, stamp);
@@ -1162,8 +1222,6 @@ int pd_cmd_script(int argc, char **argv) {
         pd_session_close(&s);
         return PD_EXIT_ERROR;
     }
-    /* the text is written in blocks of 64 KiB or more: stdio need not copy it again */
-    setvbuf(stdout, NULL, _IONBF, 0);
     c.stat = perfdata_has_feature(s.file, PERFDATA_FEAT_STAT);
     c.auxtrace = perfdata_has_feature(s.file, PERFDATA_FEAT_AUXTRACE);
     c.s = &s;
@@ -1197,6 +1255,9 @@ int pd_cmd_script(int argc, char **argv) {
         for (i = 0; i < ((size_t)1 << FRAME_CACHE_BITS); i++) free(c.cache[i].text);
     free(c.cache);
     free(c.comms);
+    if (c.chains)
+        for (i = 0; i < CHAIN_CACHE; i++) free(c.chains[i].text);
+    free(c.chains);
     for (i = 0; i < c.nevtext; i++) free(c.evtext[i]);
     free(c.evtext);
     free(c.evlen);
