@@ -80,6 +80,10 @@ typedef struct frame {
     pd_resolved r;
 } frame;
 #define FRAME_CACHE_BITS 14
+/* the cached texts are bounded, whatever the names in the file (the
+   caches then take at most 16 MiB and 32 MiB) */
+#define FRAME_TEXT_MAX 1024
+#define CHAIN_TEXT_MAX 8192
 /* A whole call chain's text, cached by its raw addresses and the state
    of the address spaces they were resolved in: samples repeat the same
    chains (a loop, the idle task), and a hit is one copy. */
@@ -193,8 +197,15 @@ static void put_int(script_ctx *c, int32_t v, int width, int left) {
     put_num(c, v < 0 ? 0 - (uint64_t)(int64_t)v : (uint64_t)v, v < 0, 10, width, left);
 }
 
-/* A name from the file, its control characters escaped (pd_text.h). */
+/* A name from the file, its control characters escaped (pd_text.h), cut
+   to PD_TEXT_CELL_MAX bytes: a name is printed on every line that names
+   it, and a 64 KB one would make gigabytes of a small file. */
+static void put_text(script_ctx *c, const char *s, size_t n);
 static void put_name(script_ctx *c, const char *s, size_t n) {
+    put_text(c, s, n > PD_TEXT_CELL_MAX ? PD_TEXT_CELL_MAX : n);
+}
+/* ... and whole, where it is printed once per record that holds it */
+static void put_text(script_ctx *c, const char *s, size_t n) {
     char tmp[1024];
     if (pd_text_clean(s, n)) {
         put(c, s, n);
@@ -209,7 +220,7 @@ static void put_name(script_ctx *c, const char *s, size_t n) {
 }
 /* printf's "%*s" of a name from the file */
 static void put_padded(script_ctx *c, const char *s, int width, int left) {
-    size_t n = strlen(s), pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+    size_t n = strnlen(s, PD_TEXT_CELL_MAX), pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
     if (!left) while (pad--) put(c, " ", 1);
     put_name(c, s, n);
     if (left) while (pad--) put(c, " ", 1);
@@ -527,6 +538,7 @@ static void put_frame_text(script_ctx *c, unsigned fields, frame *e, int chain) 
         put_sym(c, fields, &e->r);
         if (chain) put(c, "\n", 1);
         n = c->len - start;
+        if (n > FRAME_TEXT_MAX) return; /* a name from the file may be long: not kept */
         if (n > e->textcap && !(e->text = (char *)realloc(e->text, e->textcap = n))) pd_nomem();
         memcpy(e->text, c->buf + start, n);
         e->textlen = n;
@@ -573,6 +585,7 @@ static void put_callchain(script_ctx *c, unsigned fields, pd_thread *t, unsigned
         uint64_t ip = perfdata_u64s_at(&s->callchain, i);
         if (ip >= PERFDATA_CONTEXT_MAX && ip != PERFDATA_CONTEXT_KERNEL && ip != PERFDATA_CONTEXT_USER) return;
     }
+    if (c->len - start > CHAIN_TEXT_MAX) return;
     if (c->len - start + raw->n > e->cap && !(e->text = (char *)realloc(e->text, e->cap = c->len - start + raw->n)))
         pd_nomem();
     memcpy(e->text, c->buf + start, c->len - start);
@@ -761,7 +774,7 @@ static void print_sample(script_ctx *c, const perfdata_record *rec, const perfda
         if (!c->name_width) {
             size_t e, w = 0;
             for (e = 0; e < f->nr_events; e++) {
-                size_t n = strlen(ev_name(c, (long)e));
+                size_t n = strnlen(ev_name(c, (long)e), PD_TEXT_CELL_MAX);
                 if (n > w) w = n;
             }
             c->name_width = (int)w;
@@ -1019,7 +1032,7 @@ static void put_body(script_ctx *c, const perfdata_record *rec) {
             putf(c, "]: %c%c%c%c ", (m.prot & 1) ? 'r' : '-', (m.prot & 2) ? 'w' : '-', (m.prot & 4) ? 'x' : '-',
                  (m.flags & 1) ? 's' : 'p');
         }
-        put_name(c, (const char *)m.filename.p, m.filename.n);
+        put_text(c, (const char *)m.filename.p, m.filename.n);
         put(c, "\n", 1);
         return;
     }
@@ -1027,7 +1040,7 @@ static void put_body(script_ctx *c, const perfdata_record *rec) {
         perfdata_comm cm;
         if (perfdata_decode_comm(f, rec, &cm, &err) != PERFDATA_OK) break;
         putf(c, "%s: ", cm.exec ? " exec" : "");
-        put_name(c, (const char *)cm.comm.p, cm.comm.n);
+        put_text(c, (const char *)cm.comm.p, cm.comm.n);
         putf(c, ":%d/%d\n", (int)cm.pid, (int)cm.tid);
         return;
     }
