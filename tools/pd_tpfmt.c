@@ -1242,6 +1242,10 @@ typedef struct tpf_out {
 } tpf_out;
 
 static void out_bytes(tpf_out *o, const char *s, size_t n) {
+    /* a print fmt from the file may ask for more text than any line needs:
+       past PD_TPFMT_TEXT_MAX bytes, the rest is dropped */
+    if (*o->len >= PD_TPFMT_TEXT_MAX) return;
+    if (n > PD_TPFMT_TEXT_MAX - *o->len) n = PD_TPFMT_TEXT_MAX - *o->len;
     if (*o->len + n + 1 > *o->cap || !*o->buf) {
         size_t c = *o->cap ? *o->cap : 256;
         while (c < *o->len + n + 1) {
@@ -1261,7 +1265,7 @@ static void out_str(tpf_out *o, const char *s) { out_bytes(o, s, strlen(s)); }
 static void out_pad(tpf_out *o, char c, long n) {
     char b[64];
     memset(b, c, sizeof b);
-    while (n > 0) {
+    while (n > 0 && *o->len < PD_TPFMT_TEXT_MAX) {
         size_t k = n > 64 ? 64 : (size_t)n;
         out_bytes(o, b, k);
         n -= (long)k;

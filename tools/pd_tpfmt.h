@@ -54,6 +54,8 @@ typedef int (*pd_tpfmt_ksym_fn)(void *ctx, uint64_t addr, const char **name, uin
    capacity *cap, grown with realloc; NUL-terminated after it). raw is the
    sample's RAW payload in byte order big_endian. ksym may be NULL. Returns
    the bytes appended. */
+/* pd_tpfmt_print fills the buffer to at most this length; more text is dropped. */
+#define PD_TPFMT_TEXT_MAX 65536
 size_t pd_tpfmt_print(const pd_tpfmt *f, perfdata_view raw, int big_endian, pd_tpfmt_ksym_fn ksym, void *ctx,
                       char **buf, size_t *len, size_t *cap);
 

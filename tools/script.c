@@ -120,7 +120,7 @@ typedef struct script_ctx {
     pd_tpfilter **tpf;
     unsigned char *tp_tried;
     size_t ntp;
-    int said_unsupported_tp;
+    int said_unsupported_tp, said_trace_cut;
     unsigned said_fields;      /* unsupported fields said */
     uint64_t filter_failed;    /* events the --filter could not be set on */
     /* the line */
@@ -805,6 +805,12 @@ static void print_sample(script_ctx *c, const perfdata_record *rec, const perfda
            tracing data came, which is too late: it prints them as numbers */
         pd_tpfmt_print(tp, s->raw, s->raw_big_endian, (f->flags & PERFDATA_FILE_PIPE) ? NULL : tp_ksym, c, &c->tbuf,
                        &c->tlen, &c->tcap);
+        if (c->tlen >= PD_TPFMT_TEXT_MAX) { /* a print fmt from the file could repeat a long text per sample */
+            if (!c->said_trace_cut) {
+                fprintf(stderr, "perfdata script: a tracepoint's text is cut to %d bytes\n", PD_TPFMT_TEXT_MAX);
+                c->said_trace_cut = 1;
+            }
+        }
         put(c, c->tbuf, c->tlen);
     }
     if (fields & F_ADDR) put_num(c, s->addr, 0, 16, 16, 0);
