@@ -30,6 +30,10 @@ demo: build/perfdata
 	@echo '$$ build/perfdata collapse --symdir tests/data tests/data/callchain-fp.data'
 	@build/perfdata collapse --symdir tests/data tests/data/callchain-fp.data
 	@echo
+	@echo '$$ build/perfdata script --kallsyms build/tp-kallsyms tests/data/tp-many-g.data | head -16   # kernel symbols of the recording machine'
+	@xz -dc tests/data/tp-kallsyms.xz > build/tp-kallsyms
+	@build/perfdata script --kallsyms build/tp-kallsyms tests/data/tp-many-g.data | head -16
+	@echo
 	@echo '$$ build/perfdata info tests/data/callchain-fp.data | head -20'
 	@build/perfdata info tests/data/callchain-fp.data | head -20
 	@echo
