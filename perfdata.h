@@ -6120,7 +6120,13 @@ PERFDATA_DEF perfdata_status perfdata_reader_give(perfdata_reader *r, perfdata_p
         perfdata_event *e = (perfdata_event *)mem;
         cap = bytes / sizeof *e;
         if (cap < f->nr_events) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("fewer events than there are"));
-        for (i = 0; i < f->nr_events; i++) e[i] = f->events[i];
+        {   /* a byte copy through a volatile pointer: clang makes a loop of
+               struct copies a call to memcpy, which a freestanding build has not */
+            volatile unsigned char *to = (volatile unsigned char *)e;
+            const unsigned char *from = (const unsigned char *)f->events;
+            size_t n = f->nr_events * sizeof *e;
+            for (i = 0; i < n; i++) to[i] = from[i];
+        }
         perfdata__r_release(r, f->events, r->priv.given[PERFDATA_POOL_EVENTS]);
         r->priv.given[PERFDATA_POOL_EVENTS] = bytes;
         f->events = e;

@@ -115,7 +115,7 @@ count "header compiles as C99/C11/C17, gcc and clang, -Wshadow, with and without
 count "header compiles as C++11 and C++20, with and without PERFDATA_ZSTD" sh -c "for d in -DPERFDATA_NONE -DPERFDATA_ZSTD; do for s in c++11 c++20; do g++ -x c++ -std=\$s -Wall -Wextra -Wpedantic -Werror \$d -I. -c tests/compile_impl.c -o $B/implxx.o || exit 1; clang++ -x c++ -std=\$s -Wall -Wextra -Wpedantic -Werror \$d -I. -c tests/compile_impl.c -o $B/implxx.o || exit 1; done; done"
 count "included twice; two units with PERFDATA_STATIC" sh -c "$CC $WARN -I. tests/compile_static_a.c tests/compile_static_b.c -o $B/static2"
 count "PERFDATA_NO_ERROR_STRINGS: codes kept, messages empty" sh -c "$CC $WARN -I. tests/compile_noerr.c -o $B/noerr && $B/noerr"
-count "freestanding object has no undefined symbols (also with PERFDATA_ZSTD)" sh -c "for d in -DPERFDATA_NONE -DPERFDATA_ZSTD; do $CC $WARN -O2 -ffreestanding -nostdlib \$d -I. -c tests/compile_impl.c -o $B/fs.o && test -z \"\$(nm -u $B/fs.o)\" || exit 1; done"
+count "freestanding object has no undefined symbols (also with PERFDATA_ZSTD; gcc and clang, -O1 to -O3, -Os)" sh -c "for cc in $CC \$(command -v clang); do for o in -O1 -O2 -O3 -Os; do for d in -DPERFDATA_NONE -DPERFDATA_ZSTD; do \$cc $WARN \$o -ffreestanding -nostdlib \$d -I. -c tests/compile_impl.c -o $B/fs.o && test -z \"\$(nm -u $B/fs.o)\" || { echo \"\$cc \$o \$d: \$(nm -u $B/fs.o)\"; exit 1; }; done; done; done"
 count "examples compile" sh -c "for e in examples/*.c; do $CC $WARN -I. \$e -o $B/\$(basename \$e .c) || exit 1; done"
 count "README quick start is examples/quickstart.c" python3 tests/check_quickstart.py
 count "API reference is current; tools and examples touch only public fields" python3 tests/api_reference.py --check docs/reference.md
