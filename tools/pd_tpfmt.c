@@ -2069,6 +2069,7 @@ typedef struct tpf_fparse {
     char *err;
     size_t errcap;
     int failed;
+    char unknown[80];          /* the first field the event does not have; parsing goes on */
 } tpf_fparse;
 
 static void ferr(tpf_fparse *p, const char *what) {
@@ -2101,14 +2102,25 @@ static int fcmp(tpf_fparse *p) {
     while (c_isalnum_u((unsigned char)p->s[p->pos]) || p->s[p->pos] == '_') p->pos++;
     if (p->pos == a) { ferr(p, "expected a field name"); return -1; }
     if (!perfdata_tp_field_find(p->fmt, p->s + a, p->pos - a, &fl)) {
-        if (!p->failed) {
-            p->failed = 1;
-            if (p->errcap)
-                snprintf(p->err, p->errcap, "unknown field '%.*s'", (int)(p->pos - a > 64 ? 64 : p->pos - a), p->s + a);
+        /* an unknown field fails the filter, but the rest is still parsed:
+           a syntax error is the user's whatever the event */
+        size_t q = p->pos;
+        if (!p->unknown[0])
+            snprintf(p->unknown, sizeof p->unknown, "unknown field '%.*s'", (int)(p->pos - a > 64 ? 64 : p->pos - a),
+                     p->s + a);
+        memset(&fl, 0, sizeof fl);
+        fl.size = 8;
+        while (c_isspace((unsigned char)p->s[q])) q++;
+        if (p->s[q] == '~') fl.flags = PERFDATA_TP_FIELD_STRING | PERFDATA_TP_FIELD_ARRAY;
+        else if (p->s[q] == '=' || p->s[q] == '!') {
+            q += 2;
+            while (c_isspace((unsigned char)p->s[q])) q++;
+            if (p->s[q] == '"' || p->s[q] == '\'' || (p->s[q] && !(p->s[q] >= '0' && p->s[q] <= '9') && p->s[q] != '-'))
+                fl.flags = PERFDATA_TP_FIELD_STRING | PERFDATA_TP_FIELD_ARRAY;
         }
-        return -1;
+    } else {
+        tep_field_flags(&fl, p->flt->long_size);
     }
-    tep_field_flags(&fl, p->flt->long_size);
     is_str = (fl.flags & PERFDATA_TP_FIELD_STRING) != 0;
     fskip(p);
     {
@@ -2227,6 +2239,10 @@ pd_tpfilter *pd_tpfilter_compile(const perfdata_tp_format *fmt, const char *expr
     f->root = fexpr(&p);
     fskip(&p);
     if (!p.failed && p.s[p.pos]) ferr(&p, "unexpected text");
+    if (!p.failed && p.unknown[0]) {
+        p.failed = 1;
+        if (errcap) snprintf(errbuf, errcap, "%s", p.unknown);
+    }
     if (p.failed || f->root < 0) {
         if (!p.failed) ferr(&p, "bad expression");
         pd_tpfilter_free(f);

@@ -61,7 +61,8 @@ enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8, SHOW_NAMESP
 typedef struct out_type {
     unsigned fields;
     unsigned user_fields;      /* asked for by -F: an event without the data is an error */
-    int user_set;              /* -F replaced this kind's list */
+    int user_set;              /* -F set or changed this kind's list */
+    int wildcard_set;          /* ... in a way that does not ask for an event of the kind */
 } out_type;
 
 /* A resolved frame, cached per (address space, cpu mode, ip), with its
@@ -144,16 +145,19 @@ typedef struct script_ctx {
     int failed;                /* an error that stops the command */
 } script_ctx;
 
-static void reserve(script_ctx *c, size_t n);
-static void put(script_ctx *c, const char *p, size_t n) {
+static void grow(script_ctx *c, size_t n);
+/* Room for n more bytes and a NUL in the line buffer. */
+static inline void reserve(script_ctx *c, size_t n) {
+    if (c->cap - c->len < n + 1) grow(c, n);
+}
+static inline void put(script_ctx *c, const char *p, size_t n) {
     reserve(c, n);
     memcpy(c->buf + c->len, p, n);
     c->len += n;
 }
 static void puts_(script_ctx *c, const char *s) { put(c, s, strlen(s)); }
-static void reserve(script_ctx *c, size_t n) {
+static void grow(script_ctx *c, size_t n) {
     size_t cap;
-    if (c->cap - c->len >= n + 1) return;
     cap = c->cap ? c->cap : 4096;
     while (cap - c->len < n + 1) cap *= 2;
     if (!(c->buf = (char *)realloc(c->buf, cap))) pd_nomem();
@@ -180,10 +184,17 @@ static void putf(script_ctx *c, const char *fmt, ...) {
 static void put_num(script_ctx *c, uint64_t v, int neg, unsigned base, int width, int left) {
     char tmp[32], *e = tmp + sizeof tmp, *p = e;
     size_t n, pad;
-    do {
-        *--p = "0123456789abcdef"[v % base];
-        v /= base;
-    } while (v);
+    if (base == 16) {
+        do {
+            *--p = "0123456789abcdef"[v & 15];
+            v >>= 4;
+        } while (v);
+    } else {
+        do { /* a constant divisor: a multiplication */
+            *--p = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+    }
     if (neg) *--p = '-';
     n = (size_t)(e - p);
     pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
@@ -242,10 +253,15 @@ static int type_of(const perfdata_attr *a) {
 
 /* ------------------------------------------------------------ field lists */
 
-/* -F [type:][+-]field,... as perf's parse_output_fields. */
+/* -F [type:][+-]field,... as perf 6.1's parse_output_fields: a list
+   replaces the kind's fields (all kinds without a type), one of +f and -f
+   changes them, and the two forms do not mix; a field named in a list for
+   all kinds must be in the samples, one named for a kind is left out when
+   it is not; an empty list for a kind shows none of its events, and wants
+   one. */
 static int parse_fields(script_ctx *c, const char *arg) {
     char buf[1024], *tok, *save = NULL;
-    int type = -1, j, change = 0; /* 0 replace, 1 add, -1 remove */
+    int type = -1, j, change = 0; /* 0 none yet, 2 set, 1 add, -1 remove */
     const char *colon = strchr(arg, ':');
     if (strlen(arg) >= sizeof buf) {
         fprintf(stderr, "perfdata script: -F: list too long\n");
@@ -261,23 +277,31 @@ static int parse_fields(script_ctx *c, const char *arg) {
             return -1;
         }
         arg = colon + 1;
+    } else if (!*arg) {
+        fprintf(stderr, "perfdata script: -F: cannot set fields to none for all event types\n");
+        return -1;
     }
     strcpy(buf, arg);
-    if (buf[0] == '+' || buf[0] == '-') change = buf[0] == '+' ? 1 : -1;
-    for (j = 0; j < NTYPES; j++) {
-        if (type >= 0 && j != type) continue;
-        if (!change) {
+    /* perf keeps the defaults when the list holds a + or - anywhere */
+    if (!strchr(buf, '+') && !strchr(buf, '-'))
+        for (j = 0; j < NTYPES; j++) {
+            if (type >= 0 && j != type) continue;
             c->out[j].fields = 0;
             c->out[j].user_fields = 0;
             c->out[j].user_set = 1;
+            c->out[j].wildcard_set = type < 0;
         }
-    }
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         size_t i;
-        int op = change;
         unsigned f = 0;
-        if (*tok == '+') op = 1, tok++;
-        else if (*tok == '-') op = -1, tok++;
+        if (*tok == '+' || *tok == '-') {
+            if (change == 2) goto badmix;
+            change = *tok == '+' ? 1 : -1;
+            tok++;
+        } else {
+            if (change == 1 || change == -1) goto badmix;
+            change = 2;
+        }
         for (i = 0; i < NFIELD_NAMES; i++)
             if (!strcmp(tok, field_names[i].name)) f = field_names[i].field;
         if (!f) {
@@ -294,16 +318,21 @@ static int parse_fields(script_ctx *c, const char *arg) {
                 }
                 continue; /* perf warns and ignores it for this kind */
             }
-            if (op < 0) {
+            if (change < 0) {
                 c->out[j].fields &= ~f;
                 c->out[j].user_fields &= ~f;
             } else {
                 c->out[j].fields |= f;
-                c->out[j].user_fields |= f;
+                if (type < 0) c->out[j].user_fields |= f;
             }
+            c->out[j].user_set = 1;
+            c->out[j].wildcard_set = 1;
         }
     }
     return 0;
+badmix:
+    fprintf(stderr, "perfdata script: -F: cannot mix +-field with overridden fields\n");
+    return -1;
 }
 
 static const struct { unsigned field; uint64_t sample; const char *what, *name; } needs[] = {
@@ -334,6 +363,12 @@ static int prepare_fields(script_ctx *c) {
         size_t ev = 0;
         for (e = 0; e < f->nr_events && !a; e++)
             if (type_of(&f->events[e].attr) == j) a = &f->events[ev = e].attr;
+        /* perf checks before a pipe's events arrive: there, none exists */
+        if ((!a || (f->flags & PERFDATA_FILE_PIPE)) && o->user_set && !o->wildcard_set) {
+            fprintf(stderr, "perfdata script: -F %s: the file has no %s events\n", type_names[j] ? type_names[j] : "",
+                    type_names[j] ? type_names[j] : "such");
+            return -1;
+        }
         if (!a || !o->fields) continue;
         /* a pipe's events are checked as they come, those that sample nothing not at all */
         if ((f->flags & PERFDATA_FILE_PIPE) && !a->sample_type) continue;
@@ -353,16 +388,13 @@ static int prepare_fields(script_ctx *c) {
             }
             o->fields &= ~needs[i].field;
         }
-        if ((o->fields & F_SYM) && !(o->fields & (F_IP | F_ADDR))) {
-            fprintf(stderr, "perfdata script: -F sym needs ip or addr\n");
+        if ((o->fields & (F_SYM | F_DSO)) && !(a->sample_type & (PERFDATA_SAMPLE_IP | PERFDATA_SAMPLE_ADDR))) {
+            fprintf(stderr, "perfdata script: -F %s: the samples have neither IP nor ADDR to convert\n",
+                    (o->fields & F_SYM) ? "sym" : "dso");
             return -1;
         }
         if ((o->fields & F_SYMOFF) && !(o->fields & F_SYM)) {
             fprintf(stderr, "perfdata script: -F symoff needs sym\n");
-            return -1;
-        }
-        if ((o->fields & F_DSO) && !(o->fields & (F_IP | F_ADDR))) {
-            fprintf(stderr, "perfdata script: -F dso needs ip or addr\n");
             return -1;
         }
     }
@@ -730,7 +762,9 @@ static void print_sample(script_ctx *c, const perfdata_record *rec, const perfda
     unsigned cpumode = rec->misc & PERFDATA_MISC_CPUMODE_MASK;
     unsigned fields = fields_of(c, event);
     const perfdata_attr *a = &f->events[event].attr;
-    pd_thread *t = pd_state_thread(&c->st, (int32_t)s->pid, (int32_t)s->tid);
+    pd_thread *t;
+    if (!fields) return; /* perf shows no event of a kind given no fields */
+    t = pd_state_thread(&c->st, (int32_t)s->pid, (int32_t)s->tid);
     pd_tpfmt *tp = NULL;
     int chain;
     /* perf script leaves out guest samples when it keeps no guest machine */
@@ -813,7 +847,20 @@ static void print_sample(script_ctx *c, const perfdata_record *rec, const perfda
         }
         put(c, c->tbuf, c->tlen);
     }
-    if (fields & F_ADDR) put_num(c, s->addr, 0, 16, 16, 0);
+    if (fields & F_ADDR) {
+        put_num(c, s->addr, 0, 16, 16, 0);
+        /* perf_sample__fprintf_addr: a page fault's address is resolved,
+           in the sample's mode or else the one its address is in */
+        if ((fields & (F_SYM | F_DSO)) && a->type == 1 && (a->config == 2 || a->config == 5 || a->config == 6)) {
+            pd_resolved r;
+            pd_sym_resolve(&c->sym, &c->st, t, cpumode, s->addr, &r);
+            if (!r.mapped) {
+                unsigned mode = s->addr >= 0xffff800000000000ull ? PERFDATA_MISC_KERNEL : PERFDATA_MISC_USER;
+                if (mode != cpumode) pd_sym_resolve(&c->sym, &c->st, t, mode, s->addr, &r);
+            }
+            put_sym(c, fields, &r);
+        }
+    }
     if (fields & F_WEIGHT) putf(c, "%16llu", (unsigned long long)s->weight);
     if (fields & F_INS_LAT) putf(c, "%16u", (unsigned)s->ins_lat);
     if (fields & F_IP) {
