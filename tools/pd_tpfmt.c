@@ -1185,6 +1185,16 @@ static void parse_args(pd_tpfmt *f, size_t fmt_off) {
 
 /* ----------------------------------------------------------- compile */
 
+/* Whether the expression under node a reaches deeper than the
+   evaluation's limit. */
+static int tree_too_deep(const pd_tpfmt *f, int a, int depth) {
+    const tpf_node *n;
+    if (a < 0 || (size_t)a >= f->nnodes) return 0;
+    if (depth > TPF_MAX_DEPTH - 8) return 1;
+    n = &f->nodes[a];
+    return tree_too_deep(f, n->a, depth + 1) || tree_too_deep(f, n->b, depth + 1) || tree_too_deep(f, n->c, depth + 1);
+}
+
 pd_tpfmt *pd_tpfmt_compile(const perfdata_tracing *t, const perfdata_tp_format *fmt) {
     pd_tpfmt *f = (pd_tpfmt *)calloc(1, sizeof *f);
     tpf_parser p;
@@ -1214,6 +1224,11 @@ pd_tpfmt *pd_tpfmt_compile(const perfdata_tracing *t, const perfdata_tp_format *
             nd->field = field_find_any(f, S(f, nd->str), strlen(S(f, nd->str)));
     }
     if (!f->failed) parse_args(f, fmt_off);
+    /* operators of equal priority chain without recursion in the parser:
+       a tree deeper than the evaluation goes is refused here, not read
+       as zeros there (each check stops TPF_MAX_DEPTH levels down) */
+    for (i = 0; i < f->nnodes && !f->unsupported; i++)
+        if (tree_too_deep(f, (int)i, 0)) f->unsupported = "print fmt nested too deeply";
     if (f->unsupported) f->failed = 1;
     return f;
 }

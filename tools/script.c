@@ -121,7 +121,7 @@ typedef struct script_ctx {
     pd_tpfilter **tpf;
     unsigned char *tp_tried;
     size_t ntp;
-    int said_unsupported_tp, said_trace_cut;
+    int said_trace_cut;
     unsigned said_fields;      /* unsupported fields said */
     uint64_t filter_failed;    /* events the --filter could not be set on */
     /* the line */
@@ -458,9 +458,9 @@ static pd_tpfmt *tp_format(script_ctx *c, long event) {
         return NULL;
     }
     c->tp[event] = pd_tpfmt_compile(&c->tracing, &fmt);
-    if (pd_tpfmt_unsupported(c->tp[event]) && !c->said_unsupported_tp) {
+    if (pd_tpfmt_unsupported(c->tp[event])) {
         fprintf(stderr, "perfdata script: %s: its print format uses %s, not supported: its fields are printed as name=value\n",
-                pd_escaped(name, sizeof name, pd_event_name(c->s, (size_t)event)), pd_tpfmt_unsupported(c->tp[event]));
+                pd_escaped(name, sizeof name, ev_name(c, event)), pd_tpfmt_unsupported(c->tp[event]));
     }
     if (c->tp_filter) {
         char why[256];
@@ -590,7 +590,7 @@ static void put_callchain(script_ctx *c, unsigned fields, pd_thread *t, unsigned
     uint64_t h = 0x9E3779B97F4A7C15ull, ugen = t && t->maps ? t->maps->gen : 0, kgen = c->st.kernel.gen;
     size_t i, start;
     chain_text *e;
-    if (s->callchain.count > CHAIN_CACHED_MAX || cpumode == PERFDATA_MISC_GUEST_KERNEL ||
+    if (!s->callchain.count || s->callchain.count > CHAIN_CACHED_MAX || cpumode == PERFDATA_MISC_GUEST_KERNEL ||
         cpumode == PERFDATA_MISC_GUEST_USER) {
         put_callchain_frames(c, fields, t, cpumode, s);
         return;
@@ -617,7 +617,7 @@ static void put_callchain(script_ctx *c, unsigned fields, pd_thread *t, unsigned
         uint64_t ip = perfdata_u64s_at(&s->callchain, i);
         if (ip >= PERFDATA_CONTEXT_MAX && ip != PERFDATA_CONTEXT_KERNEL && ip != PERFDATA_CONTEXT_USER) return;
     }
-    if (c->len - start > CHAIN_TEXT_MAX) return;
+    if (c->len == start || c->len - start > CHAIN_TEXT_MAX) return; /* nothing to keep, or too much */
     if (c->len - start + raw->n > e->cap && !(e->text = (char *)realloc(e->text, e->cap = c->len - start + raw->n)))
         pd_nomem();
     memcpy(e->text, c->buf + start, c->len - start);
