@@ -47,6 +47,7 @@ SPAWN = os.path.join(ROOT, 'build', 'bench-spawn')
 SPAWN_C = r'''
 /* bench-spawn OUT CMD ARGS...: run CMD (stdin, stdout, stderr inherited),
    write "STATUS MAXRSS_KB SECONDS" of it to OUT; exit as CMD did. */
+#define _DEFAULT_SOURCE /* wait4 */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -79,7 +80,7 @@ int main(int argc, char **argv) {
 def build_spawn():
     with open(SPAWN + '.c', 'w') as f:
         f.write(SPAWN_C)
-    subprocess.run(['cc', '-O2', '-o', SPAWN, SPAWN + '.c'], check=True)
+    subprocess.run(['cc', '-O2', '-Wall', '-Wextra', '-Werror', '-o', SPAWN, SPAWN + '.c'], check=True)
 
 
 def run_once(cmd):
