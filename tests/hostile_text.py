@@ -4,14 +4,23 @@ tabs, CRs, terminal escape sequences (ESC [2J, an OSC title, a UTF-8 C1
 CSI), DEL, ';', commas, quotes and leading '=', '+', '-', '@' (the files
 of tests/hostile/gen_text.py), through collapse (plain, --kernel,
 --with-pid), report (stdio, -n, --sort variants, group view, branch mode,
---csv DIR), dump and stat.
+--csv DIR), dump, stat and script (default fields, call chains, -G,
+--show-task-events --show-mmap-events, -F lists); and tracepoints whose
+TRACING_DATA formats (system and event names, print fmt text,
+__print_symbolic/__print_flags strings) and RAW payloads (char arrays,
+__data_loc strings) hold the same, through script (default, -F ...,trace,
+--filter), file and pipe, both byte orders.
 
 Checked: exit status 0 and no sanitizer report; no raw byte below 0x20 but
-'\\n', no DEL and no UTF-8 C1 character in any output (stdout, stderr,
-CSV); every line of a text output is one of its format's (a report row, a
-'#' line, a dump record line...), with the names escaped (\\xHH) where they
-stand; collapse prints exactly the expected folded stacks, each line
-"FRAME;...;FRAME COUNT" with the expected number of frames; every CSV file
+'\\n' (and script's tab before each call chain frame), no DEL and no UTF-8
+C1 character in any output (stdout, stderr, CSV); every line of a text
+output is one of its format's (a report row, a '#' line, a dump record
+line, a script sample line, frame or side-band line...), with the names
+escaped (\\xHH) where they stand; script prints every sample, in order, as
+one line (the tracepoint's trace text whole on it) and its frames, a
+--filter over hostile strings selects the expected samples; collapse
+prints exactly the expected folded stacks, each line "FRAME;...;FRAME
+COUNT" with the expected number of frames; every CSV file
 parses (Python's csv module) into the expected rows and columns, a cell
 that starts with = + - @ (tab, CR) prefixed with ', and processes.csv's
 map list splits on ';' into the process's maps. Commands that need no
@@ -165,6 +174,209 @@ def run(binary, what, args, rc_want=0):
     clean_bytes(what + ' (stdout)', p.stdout)
     clean_bytes(what + ' (stderr)', p.stderr)
     return p.stdout, p.stderr
+
+
+def clean_script(what, data):
+    """As clean_bytes, but a tab may start a line (script's call chain
+    frames)."""
+    bad = CONTROL.search(data) or re.search(rb'[^\n]\t', data)
+    check(what + ': no raw control characters', not bad,
+          bad and 'at %d: %r' % (bad.start(), data[max(0, bad.start() - 40):bad.start() + 40]))
+
+
+def run_script(binary, what, args, rc_want=0):
+    p = subprocess.run([binary, 'script'] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check(what + ': exit status %d' % rc_want, p.returncode == rc_want,
+          'exit %d; stderr: %r' % (p.returncode, p.stderr[-2000:]))
+    check(what + ': nothing from the sanitizers', not SANITIZER.search(p.stderr), p.stderr[-2000:])
+    clean_script(what + ' (stdout)', p.stdout)
+    clean_bytes(what + ' (stderr)', p.stderr)
+    return p.stdout, p.stderr
+
+
+FRAME_LINE = re.compile(rb'^\t {0,15}[0-9a-f]{1,16} (.*) \((.*)\)$')
+
+
+class Sample:
+    """What script prints of one sample: its header line starts with the
+    command (padded), holds ' PID ' (or ' PID/TID ') and ends with the event's name, ': '
+    and `tail` (None: anything); then its frames, (symbol, object) each,
+    one a line after a tab, and an empty line (frames None: no call chain
+    printed, the header line is the sample's only line)."""
+
+    def __init__(self, comm, pid, event, tail=b'', frames=None):
+        self.comm, self.pid, self.event, self.tail, self.frames = esc(comm), pid, esc(event), tail, frames
+
+
+def check_script(what, out, samples, sideband=()):
+    """out is exactly: the side-band lines, each ending with one of
+    `sideband` in order (escaped already), then the samples' lines."""
+    check(what + ': output ends with a newline', out.endswith(b'\n'), out[-200:])
+    lines = out.split(b'\n')[:-1]
+    side = [ln for ln in lines if b': PERF_RECORD_' in ln]
+    check(what + ': %d side-band lines' % len(sideband), len(side) == len(sideband), b'\n'.join(side))
+    for ln, want in zip(side, sideband):
+        check(what + ': side-band line %r' % want[:40], ln.endswith(want), ln)
+    i = 0
+    while i < len(lines) and b': PERF_RECORD_' in lines[i]:
+        i += 1
+    check(what + ': side-band lines first', i == len(side), b'\n'.join(lines[:len(side) + 3]))
+    for n, smp in enumerate(samples):
+        if i >= len(lines):
+            check(what + ': sample %d of %d printed' % (n + 1, len(samples)), False, out[-600:])
+            return
+        head = lines[i]
+        i += 1
+        ok = (head.lstrip(b' ').startswith(smp.comm) and
+              (b' %d ' % smp.pid in head or b' %d/%d ' % (smp.pid, smp.pid) in head) and
+              ((smp.event + b': ' + esc(smp.tail)) if smp.tail is not None else (smp.event + b': ')) in head and
+              (smp.tail is None or head.endswith(smp.event + b': ' + esc(smp.tail))))
+        check(what + ': sample %d: one line for %r %d %r' % (n + 1, smp.comm[:24], smp.pid, smp.tail and smp.tail[:24]),
+              ok, head)
+        if smp.frames is None:
+            continue
+        for sym, dso in smp.frames:
+            ln = lines[i] if i < len(lines) else b''
+            m = FRAME_LINE.match(ln)
+            check(what + ': sample %d: frame %r (%r)' % (n + 1, sym[:24], dso[:24]),
+                  m is not None and m.group(1) == esc(sym) and m.group(2) == esc(dso), ln)
+            i += 1
+        check(what + ': sample %d: an empty line after its frames' % (n + 1), i < len(lines) and lines[i] == b'',
+              lines[i] if i < len(lines) else b'<end>')
+        i += 1
+    check(what + ': nothing after the samples', i == len(lines), b'\n'.join(lines[i:i + 5]))
+
+
+def names_samples(event=g.EVENT_NAME, chains=True, kallsyms=True, symoff=True):
+    """script's samples of text-names.data (and its pipe twin)."""
+    out = []
+
+    def off(o):
+        return o if symoff else b''
+    for i, comm in enumerate(g.COMMS):
+        ksym = (g.KSYMS[i % len(g.KSYMS)] + off(b'+0x8')) if kallsyms else b'[unknown]'
+        kernel = [(ksym, b'[kernel.kallsyms]'), (b'[unknown]', g.MODULE_NAME),
+                  (g.BPF_SYMS[i % len(g.BPF_SYMS)] + off(b'+0x4'), b'[bpf_prog]'),
+                  (g.SYMS[i % len(g.SYMS)] + off(b'+0x10'), g.ELF_PATH), (b'[unknown]', g.MISSING_PATH),
+                  (b'[unknown]', b'[unknown]')]
+        user = [(g.SYMS[(i + 1) % len(g.SYMS)] + off(b'+0x10'), g.ELF_PATH),
+                (g.SYMS[(i + 2) % len(g.SYMS)] + off(b'+0x10'), g.ELF_PATH)]
+        if chains:
+            out.append(Sample(comm, 100 + i, event, b'', kernel))
+            out += [Sample(comm, 100 + i, event, b'', user) for _ in range(g.user_repeats(i))]
+        else:
+            # -G: the sample's own ip, symbol and object end its line
+            out.append(Sample(comm, 100 + i, event, None))
+            out += [Sample(comm, 100 + i, event, None) for _ in range(g.user_repeats(i))]
+    return out
+
+
+def names_sideband():
+    """--show-task-events --show-mmap-events on text-names.data: the
+    kernel's MMAPs, then per process its COMM and two MMAP2s."""
+    out = [b': x [kernel.kallsyms]_text', b': x ' + esc(g.MODULE_PATH)]
+    for i, comm in enumerate(g.COMMS):
+        out.append(b'PERF_RECORD_COMM: %s:%d/%d' % (esc(comm), 100 + i, 100 + i))
+        out.append(b'r-xp ' + esc(g.ELF_PATH))
+        out.append(b'r-xp ' + esc(g.MISSING_PATH))
+    return out
+
+
+def failed_text(comm, msg):
+    """perf's text of an event whose print fmt it cannot parse: each field
+    as name=value, a char array that is not printable as ARRAY[hex, ...]."""
+    def arr(b):
+        return b'ARRAY[' + b', '.join(b'%02x' % c for c in b) + b']'
+    return b'[FAILED TO PARSE] comm=' + arr(comm + b'\0' * (16 - len(comm))) + b' msg=' + arr(msg + b'\0')
+
+
+def tp_samples(names, match=None, frames=True):
+    """script's samples of a text-tracepoint file: names[k] is format k's
+    event name; match(k, variant) says which are printed (--filter)."""
+    out = []
+    for i, comm in enumerate(g.COMMS):
+        chain = [(g.KSYMS[i % len(g.KSYMS)] + b'+0x8', b'[kernel.kallsyms]'),
+                 (g.KSYMS[(i + 1) % len(g.KSYMS)] + b'+0x8', b'[kernel.kallsyms]')] if frames else None
+        for k in range(len(g.TP_FORMATS)):
+            for variant in (0, 1):
+                if match and not match(k, variant):
+                    continue
+                tail = g.tp_trace_text(k, variant)
+                if k == 4 and not variant:
+                    tail = failed_text(g.TP_COMM, g.TP_MSG)
+                out.append(Sample(comm, 100 + i, names[k], tail, chain))
+    return out
+
+
+def script_checks(binary, syms, inputs):
+    names, pipe = inputs['text-names.data'], inputs['text-names-pipe.data']
+    for f in (names, pipe):
+        tag = os.path.basename(f)
+        out, _ = run_script(binary, 'script ' + tag, syms + [f])
+        check_script('script ' + tag, out, names_samples())
+        out, _ = run_script(binary, 'script -G ' + tag, ['-G'] + syms + [f])
+        check_script('script -G ' + tag, out, names_samples(chains=False))
+        what = 'script --show-task-events --show-mmap-events ' + tag
+        out, _ = run_script(binary, what, ['--show-task-events', '--show-mmap-events'] + syms + [f])
+        check_script(what, out, names_samples(), names_sideband())
+    # without --kallsyms: the kernel frames unresolved, the rest as before
+    out, _ = run_script(binary, 'script --symfs (no kallsyms)', syms[:2] + ['--kallsyms', os.devnull, names])
+    check_script('script --symfs (no kallsyms)', out, names_samples(kallsyms=False))
+    # -F with fields the samples lack: refused, the event named escaped
+    _, err = run_script(binary, 'script -F ...,addr', ['-F', 'comm,tid,pid,time,event,ip,sym,dso,addr,period'] + syms +
+                        [names], rc_want=1)
+    check('script -F ...,addr: names the event, escaped', esc(g.EVENT_NAME) in err, err)
+    what = 'script -F comm,tid,pid,time,event,ip,sym,dso,period --show-task-events --show-mmap-events'
+    out, _ = run_script(binary, what, ['-F', 'comm,tid,pid,time,event,ip,sym,dso,period', '--show-task-events',
+                                       '--show-mmap-events'] + syms + [names])
+    check_script(what, out, names_samples(symoff=False), names_sideband())
+    # the group's members, branch stacks, a cut command, plain commands
+    grp = []
+    for i, c in enumerate(g.COMMS):
+        grp += [Sample(c, 100 + i, g.GROUP_EVENTS[0], None), Sample(c, 100 + i, g.GROUP_EVENTS[1], None)]
+    out, _ = run_script(binary, 'script text-group.data', syms + [inputs['text-group.data']])
+    check_script('script text-group.data', out, grp)
+    out, _ = run_script(binary, 'script text-branch.data', syms + [inputs['text-branch.data']])
+    check_script('script text-branch.data', out,
+                 [Sample(c, 100 + i, g.EVENT_NAME, None) for i, c in enumerate(g.COMMS)])
+    out, _ = run_script(binary, 'script text-cut.data', syms + [inputs['text-cut.data']])
+    check_script('script text-cut.data', out, [Sample(g.CUT_COMM, 200, b'cpu-clock:HG', None)])
+    out, _ = run_script(binary, 'script text-oracle-comms.data', syms + [inputs['text-oracle-comms.data']])
+    obj = b'/nonexistent/lib(q) "x".so'
+    check_script('script text-oracle-comms.data', out,
+                 [Sample(c, 300 + i, b'cpu-clock:HG', b'', [(b'[unknown]', obj), (b'[unknown]', obj),
+                                                          (b'[unknown]', b'[unknown]')])
+                  for i, c in enumerate(g.ORACLE_COMMS)])
+
+    # tracepoints: the trace text stays on its sample's line, escaped
+    from_desc = g.TP_EVENT_NAMES
+    from_fmt = [g.TP_SYSTEM + b':' + n for n in g.TP_NAMES]
+    for n, names_ in (('text-tracepoint.data', from_desc), ('text-tracepoint-be.data', from_fmt),
+                      ('text-tracepoint-pipe.data', from_fmt)):
+        f = inputs[n]
+        out, _ = run_script(binary, 'script ' + n, syms + [f])
+        check_script('script ' + n, out, tp_samples(names_))
+        for ln in out.split(b'\n'):
+            check('script %s: no forged line' % n, not re.match(rb'^\t?forged', ln), ln)
+        out, _ = run_script(binary, 'script -G ' + n, ['-G'] + syms + [f])
+        check_script('script -G ' + n, out, tp_samples(names_, frames=False))
+        what = 'script -F comm,tid,pid,time,cpu,event,trace --show-task-events --show-mmap-events ' + n
+        out, _ = run_script(binary, what, ['--show-task-events', '--show-mmap-events', '-F',
+                                           'comm,tid,pid,time,cpu,event,trace'] + syms + [f])
+        side = [b': x [kernel.kallsyms]_text', b': x ' + esc(g.MODULE_PATH)]
+        side += [b'PERF_RECORD_COMM: %s:%d/%d' % (esc(c), 100 + i, 100 + i) for i, c in enumerate(g.COMMS)]
+        check_script(what, out, tp_samples(names_, frames=False), side)
+        # a glob over hostile strings: the samples whose comm starts with 'c'
+        # (variant 0 of the formats with a comm); the others named on stderr
+        what = 'script --filter \'comm ~ "c*"\' ' + n
+        out, err = run_script(binary, what, ['--filter', 'comm ~ "c*"'] + syms + [f])
+        check_script(what, out, tp_samples(names_, match=lambda k, v: k in (0, 4) and not v))
+        for k in (1, 2, 3, 5):
+            check(what + ': says %r has no comm, escaped' % names_[k][:30], esc(names_[k]) + b' has no field' in err,
+                  err)
+        what = 'script --filter \'msg ~ "*forged*"\' ' + n
+        out, err = run_script(binary, what, ['--filter', 'msg ~ "*forged*"'] + syms + [f])
+        check_script(what, out, tp_samples(names_, match=lambda k, v: k in (1, 4, 5)))
 
 
 def check_collapse(binary, what, args, want):
@@ -418,6 +630,9 @@ def body(binary, tmp):
     d = os.path.join(tmp, 'stat')
     run(binary, 'stat --csv', ['stat', '--csv', d, names])
     read_csv('stat --csv: stat.csv', os.path.join(d, 'stat.csv'), ['type', 'name', 'count', 'bytes'])
+
+    # script
+    script_checks(binary, syms, inputs)
 
     print('%d passed, %d failed%s' % (passed, failed, ', %d skipped' % skipped if skipped else ''))
     return 1 if failed else 0

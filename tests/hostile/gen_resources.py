@@ -23,8 +23,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from perfgen import (Attr, Perf, BRANCH_ANY, CONTEXT_KERNEL, FEAT_BPF_BTF, FEAT_BPF_PROG_INFO,  # noqa: E402
                      FEAT_BRANCH_STACK, FEAT_COMPRESSED, FEAT_EVENT_DESC, FEAT_GROUP_DESC, FEAT_NUMA_TOPOLOGY,
-                     FORMAT_GROUP, FORMAT_ID, MISC_KERNEL, SAMPLE_BRANCH_STACK, SAMPLE_CALLCHAIN,
-                     SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_RAW, SAMPLE_READ, SAMPLE_TID, SAMPLE_TIME,
+                     FEAT_TRACING_DATA, FORMAT_GROUP, FORMAT_ID, MISC_KERNEL, SAMPLE_BRANCH_STACK, SAMPLE_CALLCHAIN,
+                     SAMPLE_CPU, SAMPLE_IDENTIFIER, SAMPLE_IP, SAMPLE_RAW, SAMPLE_READ, SAMPLE_TID, SAMPLE_TIME,
                      zstd_frame_header, zstd_raw_block, zstd_rle_block, zstd_seq_block)
 
 LIMIT = 1 << 20              # the contract's input size
@@ -499,6 +499,124 @@ def threads_dir(budget):
         q.records.clear()
         files['data.%d' % i] = q.sample(ip=0x400000 + i, pid=1 + i % 64, tid=1 + i % 64)
     return files
+
+
+# -- tracepoints (script formats them by their print fmt) ----------------------
+
+TP_HEAD_PAGE = (b'\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n'
+                b'\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n'
+                b'\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n')
+TP_FIELDS = (b'\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n'
+             b'\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n'
+             b'\tfield:unsigned long x;\toffset:8;\tsize:8;\tsigned:0;\n'
+             b'\tfield:__data_loc char[] s;\toffset:16;\tsize:4;\tsigned:0;\n')
+TP_SAMPLE = SAMPLE_IDENTIFIER | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_RAW   # what script -F trace asks
+
+
+def tp_format_text(id, print_fmt, name=b'e', fields=TP_FIELDS):
+    return b'name: %s\nID: %d\nformat:\n' % (name, id) + fields + b'\nprint fmt: ' + print_fmt + b'\n'
+
+
+def tracing_data(files):
+    """A TRACING_DATA section (version 0.6, little-endian) holding these
+    format files in one event system."""
+    out = b'\x17\x08\x44tracing0.6\0\0\x08' + struct.pack('<I', 4096)
+    out += b'header_page\0' + struct.pack('<Q', len(TP_HEAD_PAGE)) + TP_HEAD_PAGE
+    out += b'header_event\0' + struct.pack('<Q', 0)
+    out += struct.pack('<I', 0) + struct.pack('<I', 1) + b'r\0' + struct.pack('<I', len(files))
+    out += b''.join(struct.pack('<Q', len(f)) + f for f in files)
+    return out + struct.pack('<IIQ', 0, 0, 0)
+
+
+def tp_payload(x, s=b'abc'):
+    """A RAW payload for TP_FIELDS: x, and s as the __data_loc string."""
+    return struct.pack('<HHiQI', 1, 0, 1, x, (len(s) + 1) << 16 | 20) + s + b'\0'
+
+
+def tp_file(section, configs, budget, x=1, per_event=False):
+    """Tracepoint events with these attr.configs (one id each), the
+    section as TRACING_DATA, then samples (round robin over the events
+    when per_event) carrying tp_payload(x) until the budget is used."""
+    p = Perf([plain(sample_type=TP_SAMPLE, type=2, config=c, period=1, ids=[i + 1]) for i, c in enumerate(configs)])
+    p.feature(FEAT_TRACING_DATA, section)
+    raw = tp_payload(x)
+    one = len(p.sample(pid=1, tid=1, raw_data=raw))
+    p.records.pop()
+    room = budget - used(p) - len(section) - 64
+    for k in range(max(0, room // one)):
+        p.sample(pid=1, tid=1, time=k, raw_data=raw, id=(k % len(configs) if per_event else 0) + 1)
+    return p.to_bytes()
+
+
+@generator('tp-print-symbolic', 'a tracepoint whose print fmt is a __print_symbolic of 11,000 entries and a '
+           '__print_flags of as many, then 8,000 samples whose value matches only the last entry of each: a '
+           'linear scan reads every entry for every sample')
+def tp_print_symbolic(budget):
+    n = budget // 2 // 24
+    sym = b', '.join(b'{ %d, "s%d" }' % (i + 2, i) for i in range(n // 2))
+    flg = b', '.join(b'{ %d, "f" }' % (1 << 40 | i) for i in range(n // 2))
+    fmt = (b'"%%s %%s", __print_symbolic(REC->x, %s, { 1, "last" }), __print_flags(REC->x, "|", %s, { 1, "one" })'
+           % (sym, flg))
+    return tp_file(tracing_data([tp_format_text(1, fmt)]), [1], budget)
+
+
+@generator('tp-nested', 'three tracepoints whose print fmts nest parentheses, casts and unary minus 26,000 '
+           'deep, ternaries 13,000 deep, and REC->x + REC->x + ... of 29,000 terms (grouped to the right as '
+           'libtraceevent does: 29,000 deep); 7,800 samples of them')
+def tp_nested(budget):
+    k = budget // 4 // 10
+    deep = b'"%d", ' + b'(' * k + b'(int)-REC->x' + b')' * k
+    tern = b'"%d", ' + b'REC->x ? ' * (k // 2) + b'1' + b' : 2' * (k // 2)
+    chain = b'"%d", ' + b' + '.join([b'REC->x'] * (budget // 4 // 9))
+    files = [tp_format_text(1, deep), tp_format_text(2, tern), tp_format_text(3, chain)]
+    return tp_file(tracing_data(files), [1, 2, 3], budget, per_event=True)
+
+
+@generator('tp-many-formats', '9,600 tracepoint formats and 4,700 events naming the last 4,700 of them, then '
+           'samples of each event in turn: finding each event\'s format by a walk over the files reads 4.5e7 of them')
+def tp_many_formats(budget):
+    nev = budget * 4 // 10 // 88
+    files = []
+    size = 0
+    while size < budget * 45 // 100:
+        f = tp_format_text(len(files) + 1, b'"x"', fields=b'')
+        files.append(f)
+        size += len(f) + 8
+    # the events name the last formats, so each walk runs to its end
+    nev = min(nev, len(files))
+    return tp_file(tracing_data(files), [len(files) - i for i in range(nev)], budget, per_event=True)
+
+
+@generator('tp-shared-format', 'one tracepoint format whose print fmt is a __print_symbolic of 33,000 entries '
+           '(500 KB), 4,700 events naming it, 1,400 samples: a format compiled once per event parses 2.4 GB of '
+           'text and keeps 4,700 copies')
+def tp_shared_format(budget):
+    nev = budget * 4 // 10 // 88
+    entries = []
+    size = 40
+    while size < budget // 2:
+        entries.append(b'{ %d, "s" }' % (len(entries) + 2))
+        size += len(entries[-1]) + 2
+    fmt = b'"%s", __print_symbolic(REC->x, ' + b', '.join(entries) + b', { 1, "one" })'
+    return tp_file(tracing_data([tp_format_text(1, fmt)]), [1] * nev, budget, per_event=True)
+
+
+@generator('tp-str-amplify', 'a tracepoint whose print fmt prints one __data_loc string 32,000 times, and '
+           '8 samples whose string is 64 KB long: 2 GB of text per sample, where perf script would print it all')
+def tp_str_amplify(budget):
+    n = budget // 32
+    fmt = b'"' + b'%s' * n + b'"' + b', __get_str(s)' * n
+    section = tracing_data([tp_format_text(1, fmt)])
+    p = Perf([plain(sample_type=TP_SAMPLE, type=2, config=1, period=1, ids=[1])])
+    p.feature(FEAT_TRACING_DATA, section)
+    room = budget - used(p) - len(section) - 64
+    k = max(1, room // 65000)
+    length = min(65400, room // k) - 80
+    s = b'A' * length
+    raw = struct.pack('<HHiQI', 1, 0, 1, 1, (len(s) + 1) << 16 | 20) + s + b'\0'
+    for t in range(k):
+        p.sample(pid=1, tid=1, time=t, raw_data=raw)
+    return p.to_bytes()
 
 
 def write(outdir, name, budget):

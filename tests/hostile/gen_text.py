@@ -5,7 +5,10 @@ ELF under --symfs, a kallsyms file, KSYMBOL records), event names
 (EVENT_DESC) and a group name (GROUP_DESC) hold newlines, tabs, carriage
 returns, terminal escape sequences (ESC [2J, an OSC title, a UTF-8 C1 CSI),
 DEL, the folded-stack separators ';' and ' ', CSV separators (commas,
-quotes) and leading '=', '+', '-', '@'.
+quotes) and leading '=', '+', '-', '@'. The tracepoint files add a
+TRACING_DATA section whose formats (their system and event names, print
+fmts and __print_symbolic/__print_flags strings) and RAW payloads (char
+arrays, __data_loc strings) hold the same.
 
     python3 tests/hostile/gen_text.py DIR      writes the .data files to DIR
     python3 tests/hostile/gen_text.py --check  compares them with the
@@ -24,7 +27,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(HERE))
 from perfgen import (Attr, Perf, SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_PERIOD,  # noqa: E402
-                     SAMPLE_CALLCHAIN, SAMPLE_IDENTIFIER, MISC_KERNEL, MISC_USER, SAMPLE)
+                     SAMPLE_CALLCHAIN, SAMPLE_IDENTIFIER, SAMPLE_CPU, SAMPLE_RAW, MISC_KERNEL, MISC_USER, SAMPLE,
+                     FEAT_TRACING_DATA, FEAT_HOSTNAME)
 
 # tools/perf/util/header.h's feature ids (as perfdata.h's PERFDATA_FEAT_*)
 FEAT_EVENT_DESC, FEAT_BRANCH_STACK, FEAT_GROUP_DESC = 12, 15, 17
@@ -292,6 +296,149 @@ def oracle_file():
     return p.to_bytes()
 
 
+# -- tracepoints ------------------------------------------------------------
+
+# TRACING_DATA: one event system; the formats' text is perf's (a field
+# line per field, then the print fmt). TP_SYSTEM and TP_NAMES[5] hold an
+# escape: a pipe's events (no EVENT_DESC) are named "system:name" from them.
+TP_SYSTEM = b'hostile\x1b[1m'
+TP_COMMON = (b'\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n'
+             b'\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n'
+             b'\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n'
+             b'\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n')
+# (ID, name, fields after the common ones, print fmt)
+TP_FORMATS = [
+    (1001, b'str_array',
+     b'\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n'
+     b'\tfield:int value;\toffset:24;\tsize:4;\tsigned:1;\n',
+     b'"comm=%s value=%d", REC->comm, REC->value'),
+    (1002, b'data_loc',
+     b'\tfield:__data_loc char[] msg;\toffset:8;\tsize:4;\tsigned:0;\n'
+     b'\tfield:unsigned int len;\toffset:12;\tsize:4;\tsigned:0;\n',
+     b'"msg=%s len=%u", __get_str(msg), REC->len'),
+    # the strings of the tables hold raw ESC and BEL bytes, and "\n" and
+    # "\t", which libtraceevent unescapes in the print fmt's own text only:
+    # they print as a backslash and a letter
+    (1003, b'symbolic',
+     b'\tfield:unsigned long state;\toffset:8;\tsize:8;\tsigned:0;\n',
+     b'"state=%s flags=%s", __print_symbolic(REC->state, { 1, "one\\nforged line 1" }, '
+     b'{ 3, "\x1b[2Jclear" }), __print_flags(REC->state, "|", { 1, "A\\tB" }, { 2, "\x1b]0;t\x07" })'),
+    # the print fmt's own text: "\n", "\t", "\r" and raw ESC, CSI (C1), DEL
+    (1004, b'fmt_text',
+     b'\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n',
+     b'"line\\nforged line 2\\t%d\\r\x1b[2J\xc2\x9b\x7f", REC->value'),
+    # a helper libtraceevent does not know: perf prints "[FAILED TO PARSE]"
+    # and every field as name=value, the strings raw
+    (1005, b'failed',
+     b'\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n'
+     b'\tfield:__data_loc char[] msg;\toffset:24;\tsize:4;\tsigned:0;\n',
+     b'"%s", __no_such_helper(REC->comm)'),
+    (1006, b'name\x1b]0;title\x07\xc2\x9b',
+     b'\tfield:__data_loc char[] msg;\toffset:8;\tsize:4;\tsigned:0;\n',
+     b'"%s", __get_str(msg)'),
+]
+TP_NAMES = [f[1] for f in TP_FORMATS]
+# names EVENT_DESC gives the events of the little-endian file
+TP_EVENT_NAMES = [b'tp:' + n + b'\n\x1b[2J' for n in TP_NAMES]
+# the payloads' strings
+TP_COMM = b'c\n\x1b[2J\t\x7f\xc2\x9bx'                   # fits comm[16] with its NUL
+TP_COMM_FULL = b'\x1b]0;t\x07\nfull\xc2\x85sixteen'[:16]  # 16 bytes, no NUL
+TP_MSG = b'line one\nforged line 3\r\x1b[2J\x1b]0;title\x07\t\xc2\x9b\x7fend'
+TP_STATE = 3                                            # "\x1b[2Jclear", "A\\tB|\x1b]0;t\x07"
+
+
+def tracing_section(big):
+    """The TRACING_DATA section, version 0.6, in the given byte order."""
+    e = '>' if big else '<'
+    hp = (b'\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n'
+          b'\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n'
+          b'\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n')
+    he = b'# compressed entry header\n\ttype_len    :    5 bits\n'
+    files = [b'name: %s\nID: %d\nformat:\n' % (name, i) + TP_COMMON + fields + b'\nprint fmt: ' + fmt + b'\n'
+             for i, name, fields, fmt in TP_FORMATS]
+    out = b'\x17\x08\x44tracing0.6\0' + bytes([1 if big else 0, 8]) + struct.pack(e + 'I', 4096)
+    out += b'header_page\0' + struct.pack(e + 'Q', len(hp)) + hp
+    out += b'header_event\0' + struct.pack(e + 'Q', len(he)) + he
+    out += struct.pack(e + 'I', 0)                       # no ftrace formats
+    out += struct.pack(e + 'I', 1) + TP_SYSTEM + b'\0' + struct.pack(e + 'I', len(files))
+    out += b''.join(struct.pack(e + 'Q', len(f)) + f for f in files)
+    ks = b''
+    out += struct.pack(e + 'I', len(ks)) + ks + struct.pack(e + 'I', 0) + struct.pack(e + 'Q', 0)
+    return out
+
+
+def tp_payload(e, index, pid, variant):
+    """The RAW payload of a sample of format `index` (variant 0: the
+    strings as they are; 1: comm without a NUL, a __data_loc string
+    reaching past the payload's end)."""
+    head = struct.pack(e + 'HBBi', TP_FORMATS[index][0], 0, 0, pid)
+    if index == 0:
+        comm = TP_COMM_FULL if variant else TP_COMM
+        return head + comm + b'\0' * (16 - len(comm)) + struct.pack(e + 'i', -7)
+    if index == 1:
+        # variant 1: no NUL, and a length reaching 64 bytes past the payload
+        msg = TP_MSG if variant else TP_MSG + b'\0'
+        loc = (len(msg) + 64 if variant else len(msg)) << 16 | 16
+        return head + struct.pack(e + 'II', loc, len(TP_MSG)) + msg
+    if index == 2:
+        return head + struct.pack(e + 'Q', TP_STATE)
+    if index == 3:
+        return head + struct.pack(e + 'i', 42)
+    if index == 4:
+        msg = TP_MSG + b'\0'
+        comm = TP_COMM_FULL if variant else TP_COMM
+        return head + comm + b'\0' * (16 - len(comm)) + struct.pack(e + 'I', len(msg) << 16 | 28) + msg
+    msg = TP_MSG + b'\0'
+    return head + struct.pack(e + 'I', len(msg) << 16 | 12) + msg
+
+
+def tp_trace_text(index, variant=0):
+    """What perf prints as the trace field of format `index`'s sample
+    (None: not checked to the byte, only for structure)."""
+    if variant:
+        return None
+    return [b'comm=' + TP_COMM + b' value=-7', b'msg=' + TP_MSG + b' len=%d' % len(TP_MSG),
+            b'state=\x1b[2Jclear flags=A\\tB|\x1b]0;t\x07', b'line\nforged line 2\t42\r\x1b[2J\xc2\x9b\x7f',
+            None, TP_MSG][index]
+
+
+def tp_file(big=False, pipe=False):
+    """Every format sampled twice (variants 0 and 1) in each process of
+    COMMS, with kernel callchains through the hostile kallsyms names; the
+    events named by EVENT_DESC (little-endian file) or by their formats (the
+    big-endian file, the pipe)."""
+    st = SAMPLE_IDENTIFIER | SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_PERIOD | SAMPLE_RAW
+    attrs = [Attr(type=2, config=f[0], sample_type=st | SAMPLE_CALLCHAIN, period=1, ids=[50 + i])
+             for i, f in enumerate(TP_FORMATS)]
+    p = Perf(attrs, big_endian=big, pipe=pipe)
+    sec = tracing_section(big)
+    if pipe:
+        # HEADER_TRACING_DATA: the section follows the record, padded to 8
+        padded = sec + b'\0' * (-len(sec) % 8)
+        p.raw(66, p.u32(len(padded)) + p.u32(0))
+        p.records.append(padded)
+    else:
+        p.feature(FEAT_TRACING_DATA, sec)
+        # a byte-swapped file without HOSTNAME has, for perf, only BUILD_ID
+        p.string_feature(FEAT_HOSTNAME, b'hostile')
+        if not big:
+            p.feature(FEAT_EVENT_DESC, event_desc(p, attrs, TP_EVENT_NAMES))
+    kernel_maps(p)
+    t = 1000
+    for i in range(len(COMMS)):
+        p.comm(100 + i, 100 + i, COMMS[i], time=t)
+    for i in range(len(COMMS)):
+        pid = 100 + i
+        for k in range(len(TP_FORMATS)):
+            for variant in (0, 1):
+                t += 10
+                p.sample(ip=ksym_ip(i), pid=pid, tid=pid, time=t, period=1, attr=k, cpu=i % 4,
+                         callchain=[CONTEXT_KERNEL, ksym_ip(i), ksym_ip(i + 1)], misc=MISC_KERNEL,
+                         raw_data=tp_payload(p.e, k, pid, variant))
+    p.finished_round()
+    return p.to_bytes()
+
+
 FILES = {
     'text-names.data': lambda: names_file(),
     'text-names-pipe.data': lambda: names_file(pipe=True),
@@ -299,6 +446,9 @@ FILES = {
     'text-branch.data': branch_file,
     'text-cut.data': cut_file,
     'text-oracle-comms.data': oracle_file,
+    'text-tracepoint.data': lambda: tp_file(),
+    'text-tracepoint-be.data': lambda: tp_file(big=True),
+    'text-tracepoint-pipe.data': lambda: tp_file(pipe=True),
 }
 
 
