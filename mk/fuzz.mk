@@ -32,7 +32,7 @@ FUZZ_HDRS     = perfdata.h fuzz/decode_all.h fuzz/decode_feat.h fuzz/fuzz_main.h
 FUZZ_EXTRA_elf = tools/pd_elf.c
 FUZZ_EXTRA_tools = $(filter-out tools/perfdata.c,$(TOOLSRC))
 # fuzz_info runs the info command's own printing over a session in memory
-FUZZ_EXTRA_info = tools/info.c tools/bpf_info.c tools/pd_text.c tools/pd_tool.c tools/pd_file.c tools/pd_opts.c
+FUZZ_EXTRA_info = tools/info.c tools/bpf_info.c tools/pd_text.c tools/pd_tool.c tools/pd_file.c tools/pd_opts.c tools/pd_intern.c
 
 # as tests/cross/cross.sh builds for i386 (SSE2 doubles; <asm/...> without gcc-multilib)
 FUZZ_I386_CC   = gcc -m32 -msse2 -mfpmath=sse -isystem /usr/include/x86_64-linux-gnu

@@ -2018,7 +2018,7 @@ size_t pd_tpfmt_print(const pd_tpfmt *f, perfdata_view raw, int big_endian, pd_t
     if (f->failed) {
         print_failed(&o, &c);
     } else {
-        for (i = 0; i < f->nsegs; i++) {
+        for (i = 0; i < f->nsegs && *len < PD_TPFMT_TEXT_MAX; i++) { /* full: the rest is not evaluated */
             const tpf_seg *s = &f->segs[i];
             int len_arg = s->len_arg >= 0 ? (int)eval_num(&c, s->len_arg, 1) : -1;
             switch (s->type) {

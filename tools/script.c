@@ -117,9 +117,12 @@ typedef struct script_ctx {
     /* tracepoints */
     perfdata_tracing tracing;
     int have_tracing;
-    pd_tpfmt **tp;             /* per event, compiled on first use */
-    pd_tpfilter **tpf;
+    pd_tpfmt **tp;             /* per event, compiled on first use; events of one */
+    pd_tpfilter **tpf;         /* format share it (the tp_ids entry owns it) */
     unsigned char *tp_tried;
+    struct tp_id *tp_ids;      /* the event formats by id, sorted: found in O(log n) */
+    size_t ntp_ids;
+    int tp_indexed;
     size_t ntp;
     int said_trace_cut;
     unsigned said_fields;      /* unsupported fields said */
@@ -136,7 +139,10 @@ typedef struct script_ctx {
     size_t *evlen, nevtext;
     pd_read_ids read_ids;      /* SAMPLE_READ: the last value per counter id */
     /* perf stat record files: the counts of the last STAT records */
-    int *cpus;                 /* CPU_MAP */
+    int *cpus;                 /* the last CPU_MAP, expanded */
+    unsigned char *cpumap;     /* ... as recorded, until a round needs it */
+    size_t cpumap_len, cpumap_cap;
+    int cpumap_big, cpumap_new;
     int32_t *threads;          /* THREAD_MAP's pids */
     size_t ncpus, nthreads;
     struct stat_count *counts; /* open addressing on (event, cpu index, thread index) */
@@ -425,6 +431,56 @@ static void load_tracing(script_ctx *c, perfdata_view data) {
     c->have_tracing = 1;
 }
 
+/* The formats of the event systems by id, first of a duplicate id first
+   (as perfdata_tracing_find finds them), built once. */
+typedef struct tp_id {
+    uint64_t id;
+    size_t order;
+    perfdata_tp_format fmt;
+    int compiled;              /* tpf and filter made (for the first event of the format) */
+    pd_tpfmt *tpf;
+    pd_tpfilter *filter;
+} tp_id;
+static int by_tp_id(const void *pa, const void *pb) {
+    const tp_id *a = (const tp_id *)pa, *b = (const tp_id *)pb;
+    if (a->id != b->id) return a->id < b->id ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+static tp_id *tp_entry(script_ctx *c, uint64_t id);
+static int tp_find(script_ctx *c, uint64_t id, perfdata_tp_format *out) {
+    tp_id *e = tp_entry(c, id);
+    if (e) *out = e->fmt;
+    return e != NULL;
+}
+static tp_id *tp_entry(script_ctx *c, uint64_t id) {
+    size_t lo = 0, hi;
+    if (!c->have_tracing) return 0;
+    if (!c->tp_indexed) {
+        size_t st = 0, cap = 0;
+        perfdata_tp_format fmt;
+        c->tp_indexed = 1;
+        while (perfdata_tp_format_next(&c->tracing, &st, &fmt)) {
+            if (fmt.system.n == 6 && !memcmp(fmt.system.p, "ftrace", 6)) continue; /* as perfdata_tracing_find */
+            if (c->ntp_ids == cap && !(c->tp_ids = (tp_id *)realloc(c->tp_ids, (cap = cap ? cap * 2 : 64) * sizeof *c->tp_ids)))
+                pd_nomem();
+            memset(&c->tp_ids[c->ntp_ids], 0, sizeof c->tp_ids[0]);
+            c->tp_ids[c->ntp_ids].id = fmt.id;
+            c->tp_ids[c->ntp_ids].order = c->ntp_ids;
+            c->tp_ids[c->ntp_ids].fmt = fmt;
+            c->ntp_ids++;
+        }
+        if (c->ntp_ids) qsort(c->tp_ids, c->ntp_ids, sizeof *c->tp_ids, by_tp_id);
+    }
+    hi = c->ntp_ids;
+    while (lo < hi) { /* the first entry with the id */
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->tp_ids[mid].id < id) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == c->ntp_ids || c->tp_ids[lo].id != id) return NULL;
+    return &c->tp_ids[lo];
+}
+
 static int tp_slot(script_ctx *c, long event) {
     size_t n;
     if (event < 0) return 0;
@@ -447,24 +503,32 @@ static const char *ev_name(script_ctx *c, long event);
 static pd_tpfmt *tp_format(script_ctx *c, long event) {
     const perfdata_attr *a = &c->s->file->events[event].attr;
     perfdata_tp_format fmt;
+    tp_id *id;
     char name[1024];
     if (!tp_slot(c, event)) return NULL;
     if (c->tp_tried[event]) return c->tp[event];
     c->tp_tried[event] = 1;
-    if (!c->have_tracing || !perfdata_tracing_find(&c->tracing, a->config, &fmt)) {
+    if ((id = tp_entry(c, a->config)) == NULL) {
         fprintf(stderr, "perfdata script: no format for tracepoint %s (id %llu) in the tracing data\n",
                 pd_escaped(name, sizeof name, pd_event_name(c->s, (size_t)event)), (unsigned long long)a->config);
         c->s->partial = 1;
         return NULL;
     }
-    c->tp[event] = pd_tpfmt_compile(&c->tracing, &fmt);
+    if (id->compiled) { /* an earlier event of the same format: compiled once, shared */
+        c->tp[event] = id->tpf;
+        c->tpf[event] = id->filter;
+        return c->tp[event];
+    }
+    fmt = id->fmt;
+    id->compiled = 1;
+    c->tp[event] = id->tpf = pd_tpfmt_compile(&c->tracing, &fmt);
     if (pd_tpfmt_unsupported(c->tp[event])) {
         fprintf(stderr, "perfdata script: %s: its print format uses %s, not supported: its fields are printed as name=value\n",
                 pd_escaped(name, sizeof name, ev_name(c, event)), pd_tpfmt_unsupported(c->tp[event]));
     }
     if (c->tp_filter) {
         char why[256];
-        c->tpf[event] = pd_tpfilter_compile(&fmt, c->tp_filter, why, sizeof why);
+        c->tpf[event] = id->filter = pd_tpfilter_compile(&fmt, c->tp_filter, why, sizeof why);
         /* an event without a field the filter names matches nothing; an
            expression that does not parse is the user's error */
         if (!c->tpf[event] && !strncmp(why, "unknown field", 13)) {
@@ -485,7 +549,7 @@ static const char *ev_name(script_ctx *c, long event) {
     static char buf[512];
     const perfdata_event *e = &c->s->file->events[event];
     perfdata_tp_format fmt;
-    if (e->attr.type == 2 && !e->name.n && c->have_tracing && perfdata_tracing_find(&c->tracing, e->attr.config, &fmt)) {
+    if (e->attr.type == 2 && !e->name.n && tp_find(c, e->attr.config, &fmt)) {
         snprintf(buf, sizeof buf, "%.*s:%.*s", (int)fmt.system.n, (const char *)fmt.system.p, (int)fmt.name.n,
                  (const char *)fmt.name.p);
         return buf;
@@ -840,6 +904,7 @@ static void print_sample(script_ctx *c, const perfdata_record *rec, const perfda
         pd_tpfmt_print(tp, s->raw, s->raw_big_endian, (f->flags & PERFDATA_FILE_PIPE) ? NULL : tp_ksym, c, &c->tbuf,
                        &c->tlen, &c->tcap);
         if (c->tlen >= PD_TPFMT_TEXT_MAX) { /* a print fmt from the file could repeat a long text per sample */
+            c->s->partial = 1;
             if (!c->said_trace_cut) {
                 fprintf(stderr, "perfdata script: a tracepoint's text is cut to %d bytes\n", PD_TPFMT_TEXT_MAX);
                 c->said_trace_cut = 1;
@@ -945,17 +1010,19 @@ static void stat_record(script_ctx *c, const perfdata_record *rec) {
     perfdata_error err;
     size_t i, e, lines = 0;
     if (rec->type == PERFDATA_RECORD_CPU_MAP) {
+        /* kept as it is, expanded when a round is printed: a file may hold
+           many maps of 65536 cpus and no STAT at all */
         perfdata_cpu_map m;
-        size_t st = 0, n = 0;
-        int cpu;
         if (perfdata_decode_cpu_map(f, rec, &m, &err) != PERFDATA_OK) {
             pd_session_skip(c->s, rec, &err);
             return;
         }
-        while (perfdata_cpu_map_next(&m, &st, &cpu)) n++;
-        free(c->cpus);
-        if (!(c->cpus = (int *)malloc((n ? n : 1) * sizeof *c->cpus))) pd_nomem();
-        for (st = 0, c->ncpus = 0; perfdata_cpu_map_next(&m, &st, &cpu);) c->cpus[c->ncpus++] = cpu;
+        if (rec->body.n > c->cpumap_cap && !(c->cpumap = (unsigned char *)realloc(c->cpumap, c->cpumap_cap = rec->body.n)))
+            pd_nomem();
+        memcpy(c->cpumap, rec->body.p, rec->body.n);
+        c->cpumap_len = rec->body.n;
+        c->cpumap_big = rec->big_endian;
+        c->cpumap_new = 1;
     } else if (rec->type == PERFDATA_RECORD_THREAD_MAP) {
         perfdata_thread_map m;
         if (perfdata_decode_thread_map(f, rec, &m, &err) != PERFDATA_OK) {
@@ -986,6 +1053,22 @@ static void stat_record(script_ctx *c, const perfdata_record *rec) {
         if (perfdata_decode_stat_round(f, rec, &r, &err) != PERFDATA_OK) {
             pd_session_skip(c->s, rec, &err);
             return;
+        }
+        if (c->cpumap_new) {
+            perfdata_cpu_map m;
+            perfdata_view v;
+            size_t st = 0, n = 0;
+            int cpu;
+            c->cpumap_new = 0;
+            v.p = c->cpumap;
+            v.n = c->cpumap_len;
+            v.offset = 0;
+            if (perfdata_decode_cpu_map_data(v, c->cpumap_big, &m, &err) == PERFDATA_OK) {
+                while (perfdata_cpu_map_next(&m, &st, &cpu)) n++;
+                free(c->cpus);
+                if (!(c->cpus = (int *)malloc((n ? n : 1) * sizeof *c->cpus))) pd_nomem();
+                for (st = 0, c->ncpus = 0; perfdata_cpu_map_next(&m, &st, &cpu);) c->cpus[c->ncpus++] = cpu;
+            }
         }
         if (!c->stat_header) {
             putf(c, "%3s %8s %15s %15s %15s %15s %s\n", "CPU", "THREAD", "VAL", "ENA", "RUN", "TIME", "EVENT");
@@ -1308,10 +1391,11 @@ int pd_cmd_script(int argc, char **argv) {
     flush_out(&c);
     if (c.failed && rc == PD_EXIT_OK) rc = c.failed == PD_EXIT_USAGE ? PD_EXIT_USAGE : PD_EXIT_ERROR;
     rc = pd_session_finish(&s, rc);
-    for (i = 0; i < c.ntp; i++) {
-        if (c.tp[i]) pd_tpfmt_free(c.tp[i]);
-        if (c.tpf[i]) pd_tpfilter_free(c.tpf[i]);
+    for (i = 0; i < c.ntp_ids; i++) { /* the compiled formats and filters, each once */
+        if (c.tp_ids[i].tpf) pd_tpfmt_free(c.tp_ids[i].tpf);
+        if (c.tp_ids[i].filter) pd_tpfilter_free(c.tp_ids[i].filter);
     }
+    free(c.tp_ids);
     free(c.tp);
     free(c.tpf);
     free(c.tp_tried);
@@ -1330,6 +1414,7 @@ int pd_cmd_script(int argc, char **argv) {
     free(c.read_ids.v);
     free(c.counts);
     free(c.cpus);
+    free(c.cpumap);
     free(c.threads);
     pd_sym_free(&c.sym);
     pd_state_free(&c.st);
