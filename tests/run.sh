@@ -107,7 +107,8 @@ if wanted "$step"; then
     fi
 fi
 count "hostile filesystem: devices, FIFOs, sockets and .. in recorded paths, --threads dirs, --csv outputs (ASan build)" python3 tests/hostile_fs.py build/asan/perfdata
-count "hostile names: no comm, file, symbol or event name forges output structure (ASan build)" python3 tests/hostile_text.py build/asan/perfdata
+count "script's fuzz findings in tests/hostile are what tests/hostile/gen_script.py makes" python3 tests/hostile/gen_script.py --check
+count "hostile names: no comm, file, symbol, event name or tracepoint payload forges output structure (ASan build)" python3 tests/hostile_text.py build/asan/perfdata
 count "zstd decoder = zstd -d, byte for byte (quick set; full: sh zstd/test_zstd.sh)" sh zstd/test_zstd.sh --quick
 
 # 2. compile gates
