@@ -751,7 +751,7 @@ static int process_fields(tpf_parser *p, int owner, tpf_tok *tok) {
         value = arg_eval(f, arg, 0);
         if (value == (size_t)-1) return tpf_fail(p);
         arg = new_node(f, K_NULL);
-        type = process_arg(p, arg, tok);
+        (void)process_arg(p, arg, tok); /* what ends it is checked next */
         if (!tok_is(p, tok, T_OP, "}")) return tpf_fail(p);
         str = arg_eval(f, arg, 0);
         if (str == (size_t)-1) return tpf_fail(p);
@@ -778,22 +778,21 @@ static int process_flags(tpf_parser *p, int arg, tpf_tok *tok) {
     type = read_token_item(p, tok);
     if (event_item_type(type)) {
         N(p, arg)->str = tok->str;
-        type = read_token_item(p, tok);
+        (void)read_token_item(p, tok);
     }
     if (!tok_is(p, tok, T_DELIM, ",")) return tpf_fail(p);
-    type = process_fields(p, arg, tok);
+    (void)process_fields(p, arg, tok);
     if (!tok_is(p, tok, T_DELIM, ")")) return tpf_fail(p);
     return read_token_item(p, tok);
 }
 
 static int process_symbols(tpf_parser *p, int arg, tpf_tok *tok) {
-    int field = new_node(p->f, K_NULL), type;
+    int field = new_node(p->f, K_NULL);
     N(p, arg)->kind = K_SYMBOL;
-    type = process_field_arg(p, field, tok);
+    (void)process_field_arg(p, field, tok);
     if (!tok_is(p, tok, T_DELIM, ",")) return tpf_fail(p);
     N(p, arg)->a = field;
-    type = process_fields(p, arg, tok);
-    (void)type;
+    (void)process_fields(p, arg, tok);
     if (!tok_is(p, tok, T_DELIM, ")")) return tpf_fail(p);
     return read_token_item(p, tok);
 }
@@ -1529,7 +1528,7 @@ static void fmt_int(tpf_out *o, const tpf_spec *sp, uint64_t bits) {
         int64_t s;
         if (sp->length == 1) s = (int64_t)bits;
         else if (sp->length == -1) s = (int16_t)(uint16_t)bits;
-        else if (sp->length == -2) s = (int8_t)(uint8_t)bits;
+        else if (sp->length == -2) s = (int64_t)((bits & 0xff) ^ 0x80) - 0x80; /* hh: a char's sign */
         else s = (int32_t)(uint32_t)bits;
         neg = s < 0;
         u = neg ? (uint64_t)0 - (uint64_t)s : (uint64_t)s;
@@ -1607,7 +1606,7 @@ static size_t str_at(const tpf_ctx *c, uint64_t off, const char **s) {
 
 static void print_bitmask(tpf_out *o, const tpf_ctx *c, const char *spec, int len_arg, uint64_t off, size_t size) {
     /* 32-bit groups separated by commas, most significant first */
-    size_t nbits = size * 8, str_size, len = 0, i;
+    size_t nbits, str_size, len = 0, i;
     char *str;
     const unsigned char *data;
     if (!size) { fmt_str(o, spec, len_arg, "", 0); return; }

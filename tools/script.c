@@ -486,12 +486,12 @@ static int tp_slot(script_ctx *c, long event) {
     if (event < 0) return 0;
     if ((size_t)event < c->ntp) return 1;
     n = (size_t)event + 16;
-    if (!(c->tp = (pd_tpfmt **)realloc(c->tp, n * sizeof *c->tp)) ||
-        !(c->tpf = (pd_tpfilter **)realloc(c->tpf, n * sizeof *c->tpf)) ||
+    if (!(c->tp = (pd_tpfmt **)realloc(c->tp, n * sizeof *c->tp)) ||         /* NOLINT(bugprone-sizeof-expression): pointers */
+        !(c->tpf = (pd_tpfilter **)realloc(c->tpf, n * sizeof *c->tpf)) ||    /* NOLINT(bugprone-sizeof-expression): pointers */
         !(c->tp_tried = (unsigned char *)realloc(c->tp_tried, n)))
         pd_nomem();
-    memset(c->tp + c->ntp, 0, (n - c->ntp) * sizeof *c->tp);
-    memset(c->tpf + c->ntp, 0, (n - c->ntp) * sizeof *c->tpf);
+    memset(c->tp + c->ntp, 0, (n - c->ntp) * sizeof *c->tp);   /* NOLINT(bugprone-sizeof-expression): pointers */
+    memset(c->tpf + c->ntp, 0, (n - c->ntp) * sizeof *c->tpf); /* NOLINT(bugprone-sizeof-expression): pointers */
     memset(c->tp_tried + c->ntp, 0, n - c->ntp);
     c->ntp = n;
     return 1;
@@ -634,8 +634,8 @@ static void put_frame_text(script_ctx *c, unsigned fields, frame *e, int chain) 
         put_sym(c, fields, &e->r);
         if (chain) put(c, "\n", 1);
         n = c->len - start;
-        if (n > FRAME_TEXT_MAX) return; /* a name from the file may be long: not kept */
-        if (n > e->textcap && !(e->text = (char *)realloc(e->text, e->textcap = n))) pd_nomem();
+        if (!n || n > FRAME_TEXT_MAX) return; /* a name from the file may be long: not kept */
+        if ((!e->text || n > e->textcap) && !(e->text = (char *)realloc(e->text, e->textcap = n))) pd_nomem();
         memcpy(e->text, c->buf + start, n);
         e->textlen = n;
         e->text_fields = want;
@@ -682,7 +682,7 @@ static void put_callchain(script_ctx *c, unsigned fields, pd_thread *t, unsigned
         if (ip >= PERFDATA_CONTEXT_MAX && ip != PERFDATA_CONTEXT_KERNEL && ip != PERFDATA_CONTEXT_USER) return;
     }
     if (c->len == start || c->len - start > CHAIN_TEXT_MAX) return; /* nothing to keep, or too much */
-    if (c->len - start + raw->n > e->cap && !(e->text = (char *)realloc(e->text, e->cap = c->len - start + raw->n)))
+    if ((!e->text || c->len - start + raw->n > e->cap) && !(e->text = (char *)realloc(e->text, e->cap = c->len - start + raw->n)))
         pd_nomem();
     memcpy(e->text, c->buf + start, c->len - start);
     if (raw->n) memcpy(e->text + (c->len - start), raw->p, raw->n);
@@ -987,8 +987,10 @@ static stat_count *stat_slot(script_ctx *c, long event, uint32_t cpu, uint32_t t
         c->capcounts = oldcap ? oldcap * 2 : 64;
         if (!(c->counts = (stat_count *)calloc(c->capcounts, sizeof *c->counts))) pd_nomem();
         c->ncounts = 0;
-        for (j = 0; j < oldcap; j++)
-            if (old[j].used) *stat_slot(c, old[j].event, old[j].cpu, old[j].thread, 1) = old[j];
+        for (j = 0; j < oldcap; j++) {
+            stat_count *d = old[j].used ? stat_slot(c, old[j].event, old[j].cpu, old[j].thread, 1) : NULL;
+            if (d) *d = old[j];
+        }
         free(old);
     }
     if (!c->capcounts) return NULL;
@@ -1042,7 +1044,7 @@ static void stat_record(script_ctx *c, const perfdata_record *rec) {
             return;
         }
         if ((ev = perfdata_find_event(f, st.id)) < 0) return; /* perf: no counter has the id */
-        n = stat_slot(c, ev, st.cpu, st.thread, 1);
+        if ((n = stat_slot(c, ev, st.cpu, st.thread, 1)) == NULL) return;
         n->val = st.val;
         n->ena = st.ena;
         n->run = st.run;
