@@ -108,6 +108,7 @@ COMMANDS = [
     ['stat'], ['stat', '--table-only'],
     ['report'], ['report', '--sort', 'comm,dso'], ['report', '--sort', 'pid,sym', '--show-nr-samples', '--symdir', DATA],
     ['collapse'], ['collapse', '--kernel', '--with-pid'], ['collapse', '--period', '--symdir', DATA],
+    ['script'], ['script', '--show-task-events', '--show-mmap-events', '--ns'],
 ]
 FILE_MODE = ['plain.data', 'callchain-fp.data', 'zstd.data']
 # (c): what reads the 1 GiB stream
@@ -149,6 +150,12 @@ def records(data, start=16):
         rtype, _, size = struct.unpack_from('<IHH', data, pos)
         if size < 8 or size > len(data) - pos:
             raise ValueError(f'record of size {size} at {pos:#x}')
+        if rtype == 66 and size >= 12:  # HEADER_TRACING_DATA: its data follows the 12-byte record
+            extra = struct.unpack_from('<I', data, pos + 8)[0]
+            if size - 12 < extra:
+                size += extra
+                if size > len(data) - pos:
+                    raise ValueError(f'tracing data of size {extra} at {pos:#x} runs past the end')
         out.append((pos, rtype, size))
         pos += size
     if pos != len(data):
