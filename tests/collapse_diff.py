@@ -101,7 +101,8 @@ def perf_script(data, symfs):
     shutil.rmtree(empty, ignore_errors=True)
     os.makedirs(empty)
     env = dict(os.environ, PERF_BUILDID_DIR=empty)
-    cmd = ['perf', 'script', '-f', '-i', data, '-F', 'comm,pid,tid,time,ip,sym,dso', '--symfs', symfs]
+    # with the event: stackcollapse-perf.pl folds the first one's samples, as collapse does
+    cmd = ['perf', 'script', '-f', '-i', data, '-F', 'comm,pid,tid,time,event,ip,sym,dso', '--symfs', symfs]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=600)
     if p.returncode != 0:
         return None, f'perf script exited {p.returncode}: {p.stderr.decode("utf-8", "replace")[:200]}'

@@ -53,6 +53,7 @@ def parse(text):
 # puts it back at that path; --symdir finds it by build id where one was
 # recorded (not in pipe mode).
 RECORDED_PATHS = ('/tmp/perfdata-fixture/workload', '/tmp/perfdata-corpus/workload')
+TP_WORKLOAD_PATH = '/tmp/perfdata-tp/tp-workload'
 
 
 def symbol_options(data):
@@ -66,6 +67,11 @@ def symbol_options(data):
         if not os.path.exists(dst):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             os.symlink(binary, dst)
+    # the tracepoint fixtures' workload (tests/data/record-tracepoints.sh)
+    tp = os.path.join(here, 'tp-workload')
+    if os.path.exists(tp) and not os.path.lexists(symfs + TP_WORKLOAD_PATH):
+        os.makedirs(os.path.dirname(symfs + TP_WORKLOAD_PATH), exist_ok=True)
+        os.symlink(tp, symfs + TP_WORKLOAD_PATH)
     # --symfs replaces every path, as perf's does: the system's libraries
     # and their debug files are linked in so that they resolve as perf
     # resolved them when the oracles were made (without --symfs)
