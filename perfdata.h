@@ -705,21 +705,27 @@ typedef perfdata_status (*perfdata_record_source)(void *user, perfdata_file *f, 
 typedef struct perfdata_order_entry {
     uint64_t time;
     uint64_t seq;                 /* arrival order, breaks ties */
-    /* the record, kept small because the heap moves entries; it is rebuilt
-       from its header bytes when it leaves the queue */
+    /* the record, kept small; it is rebuilt from its header bytes when it
+       leaves the queue */
     const unsigned char *bytes;
     uint64_t offset;              /* perfdata_record.offset */
     uint64_t bytes_offset;        /* file offset of bytes (differs inside a chunk) */
     size_t extra;                 /* perfdata_record.extra.n */
     uint32_t stream;              /* perfdata_record.stream */
     int big_endian;
+    size_t next;                  /* the next entry of its run, or the next free slot */
+    size_t run;                   /* slot i of the heap of runs: a run's first entry */
 } perfdata_order_entry;
 
 typedef struct perfdata_ordered {
     struct {                      /* private: do not use */
         perfdata_cursor *cursor;
-        perfdata_order_entry *queue;  /* a 4-ary heap on (time, seq) */
+        perfdata_order_entry *queue;  /* runs in (time, seq) order, merged by a heap */
         size_t nr, cap;
+        size_t fresh;                 /* slots from here on never used */
+        size_t free_slot;             /* a list of slots used and given back */
+        size_t runs;                  /* runs in the heap */
+        size_t last;                  /* the last entry of the run queued to last */
         uint64_t seq;
         uint64_t max_time;            /* highest time queued since the queue was last empty */
         uint64_t last_time;           /* the time of the record queued last */
@@ -1565,6 +1571,8 @@ typedef struct perfdata_reader {
         size_t given[4];                      /* bytes given for EVENTS, IDS, QUEUE */
         void *ids;                            /* the id index given (the file drops it when full) */
         perfdata_error ask;                   /* the NEED_MEMORY asked */
+        void (*on_change)(void *user);        /* perfdata_reader_on_change */
+        void *on_change_user;
     } priv;
 } perfdata_reader;
 
@@ -1588,6 +1596,14 @@ PERFDATA_API perfdata_status perfdata_reader_push(perfdata_reader *r, const void
 PERFDATA_API void perfdata_reader_set_decompressor(perfdata_reader *r, perfdata_decompress_fn fn, void *user);
 /* The bound on decompression (perfdata_inflate_set_max_ratio); 0: none. */
 PERFDATA_API void perfdata_reader_set_max_ratio(perfdata_reader *r, uint32_t max_ratio);
+/* fn(user) is called just before the reader changes the file's events
+   while reading records (an EVENT_UPDATE name, a pipe's HEADER_ATTR or
+   EVENT_DESC): a caller that reads perfdata_reader_file()'s events in
+   another thread waits there until that thread is idle. The growth of the
+   events or the id index is asked for with NEED_MEMORY, where the caller
+   waits likewise before perfdata_reader_give(). The header stays
+   single-threaded: it only calls fn. */
+PERFDATA_API void perfdata_reader_on_change(perfdata_reader *r, void (*fn)(void *user), void *user);
 /* Reads the header (and in file mode the attrs): OK when
    perfdata_reader_file() is ready, else like perfdata_reader_next().
    perfdata_reader_next() does it too. */
@@ -3142,11 +3158,18 @@ PERFDATA_DEF size_t perfdata_ordered_queued(const perfdata_ordered *o) {
     return o->priv.nr;
 }
 
+/* No entry: the end of a run or of the free list. */
+#define PERFDATA__ORDER_NONE ((size_t)-1)
+
 PERFDATA_DEF void perfdata_ordered_init(perfdata_ordered *o, perfdata_cursor *c, perfdata_order_entry *window, size_t cap) {
     o->priv.cursor = c;
     o->priv.queue = window;
-    o->priv.cap = window ? cap : 0;
+    o->priv.cap = window ? (cap < PERFDATA__ORDER_NONE ? cap : PERFDATA__ORDER_NONE - 1) : 0;
     o->priv.nr = 0;
+    o->priv.fresh = 0;
+    o->priv.free_slot = PERFDATA__ORDER_NONE;
+    o->priv.runs = 0;
+    o->priv.last = PERFDATA__ORDER_NONE;
     o->priv.seq = 0;
     o->priv.max_time = o->priv.last_time = o->priv.next_flush = o->priv.flush_limit = 0;
     o->priv.flushing = o->priv.draining = 0;
@@ -3157,34 +3180,66 @@ PERFDATA_DEF void perfdata_ordered_init(perfdata_ordered *o, perfdata_cursor *c,
     o->priv.source_user = 0;
 }
 
-PERFDATA__PRIVATE int perfdata__order_less(const perfdata_order_entry *a, const perfdata_order_entry *b) {
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+/* The queue holds runs: records that came in (time, seq) order, each a
+   list through `next`. perf's records come so, a run per ring buffer it
+   read, and a record later than the last one queued joins its run in
+   O(1). A binary heap of the runs' first entries (kept in the `run` fields
+   of entries 0, 1, ...) gives the earliest: O(log runs) a record, and no
+   worse than a heap of records when nothing comes in order. */
+PERFDATA__PRIVATE int perfdata__order_before(const perfdata_order_entry *q, size_t a, size_t b) {
+    return q[a].time < q[b].time || (q[a].time == q[b].time && q[a].seq < q[b].seq);
 }
 
-/* A 4-ary heap (half the levels of a binary one; the four children share
-   cache lines) that moves a hole rather than swapping: one copy per level
-   instead of three. */
-#define PERFDATA__ORDER_PARENT(i) (((i) - 1) / 4)
+PERFDATA__PRIVATE void perfdata__order_down(perfdata_ordered *o, size_t i) {
+    perfdata_order_entry *q = o->priv.queue;
+    size_t n = o->priv.runs, run = q[i].run;
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= n) break;
+        if (child + 1 < n && perfdata__order_before(q, q[child + 1].run, q[child].run)) child++;
+        if (!perfdata__order_before(q, q[child].run, run)) break;
+        q[i].run = q[child].run;
+        i = child;
+    }
+    q[i].run = run;
+}
 
 PERFDATA__PRIVATE void perfdata__order_push(perfdata_ordered *o, const perfdata_record *rec, uint64_t t) {
     perfdata_order_entry *q = o->priv.queue;
-    size_t i = o->priv.nr++;
-    if (o->priv.nr == 1 || t >= o->priv.max_time) o->priv.max_time = t;
-    o->priv.last_time = t;
-    /* usually a record is the latest so far and stays a leaf */
-    while (i > 0 && (t < q[PERFDATA__ORDER_PARENT(i)].time ||
-                     (t == q[PERFDATA__ORDER_PARENT(i)].time && o->priv.seq < q[PERFDATA__ORDER_PARENT(i)].seq))) {
-        q[i] = q[PERFDATA__ORDER_PARENT(i)];
-        i = PERFDATA__ORDER_PARENT(i);
+    size_t e;
+    if (o->priv.free_slot != PERFDATA__ORDER_NONE) {
+        e = o->priv.free_slot;
+        o->priv.free_slot = q[e].next;
+    } else {
+        e = o->priv.fresh++;
     }
-    q[i].time = t;
-    q[i].seq = o->priv.seq++;
-    q[i].bytes = rec->bytes.p;
-    q[i].offset = rec->offset;
-    q[i].bytes_offset = rec->bytes.offset;
-    q[i].extra = rec->extra.n;
-    q[i].big_endian = rec->big_endian;
-    q[i].stream = rec->stream;
+    if (o->priv.nr++ == 0 || t >= o->priv.max_time) o->priv.max_time = t;
+    o->priv.last_time = t;
+    q[e].time = t;
+    q[e].seq = o->priv.seq++;
+    q[e].bytes = rec->bytes.p;
+    q[e].offset = rec->offset;
+    q[e].bytes_offset = rec->bytes.offset;
+    q[e].extra = rec->extra.n;
+    q[e].big_endian = rec->big_endian;
+    q[e].stream = rec->stream;
+    q[e].next = PERFDATA__ORDER_NONE;
+    if (o->priv.last != PERFDATA__ORDER_NONE && t >= q[o->priv.last].time) {
+        q[o->priv.last].next = e; /* the run goes on: its first entry, the heap's key, stays */
+    } else {
+        size_t i = o->priv.runs++;
+        while (i > 0 && perfdata__order_before(q, e, q[(i - 1) / 2].run)) {
+            q[i].run = q[(i - 1) / 2].run;
+            i = (i - 1) / 2;
+        }
+        q[i].run = e;
+    }
+    o->priv.last = e;
+}
+
+/* The earliest entry (the queue is not empty). */
+PERFDATA__PRIVATE const perfdata_order_entry *perfdata__order_first(const perfdata_ordered *o) {
+    return &o->priv.queue[o->priv.queue[0].run];
 }
 
 /* The record a queue entry stands for, as perfdata_next_record gave it. */
@@ -3204,35 +3259,50 @@ PERFDATA__PRIVATE void perfdata__order_record(const perfdata_order_entry *e, per
 
 PERFDATA__PRIVATE void perfdata__order_pop(perfdata_ordered *o, perfdata_record *rec) {
     perfdata_order_entry *q = o->priv.queue;
-    size_t i = 0, last;
-    perfdata__order_record(&q[0], rec);
-    last = --o->priv.nr;
-    if (!last) return;
-    /* Floyd's way: the hole goes down to a leaf along the earliest child,
-       then q[last] (from the bottom, so seldom far) rises into it. No
-       index reached is last. */
-    for (;;) {
-        size_t first = 4 * i + 1, m, k, end;
-        if (first >= last) break;
-        end = last - first < 4 ? last : first + 4;
-        for (m = first, k = first + 1; k < end; k++)
-            if (perfdata__order_less(&q[k], &q[m])) m = k;
-        q[i] = q[m];
-        i = m;
+    size_t e = q[0].run;
+    perfdata__order_record(&q[e], rec);
+    if (q[e].next != PERFDATA__ORDER_NONE) {
+        q[0].run = q[e].next; /* the run's next entry is its first now */
+    } else {
+        if (e == o->priv.last) o->priv.last = PERFDATA__ORDER_NONE;
+        q[0].run = q[--o->priv.runs].run;
     }
-    while (i > 0 && perfdata__order_less(&q[last], &q[PERFDATA__ORDER_PARENT(i)])) {
-        q[i] = q[PERFDATA__ORDER_PARENT(i)];
-        i = PERFDATA__ORDER_PARENT(i);
+    if (o->priv.runs) perfdata__order_down(o, 0);
+    q[e].next = o->priv.free_slot;
+    o->priv.free_slot = e;
+    if (--o->priv.nr == 0) { /* empty: the slots start afresh, in order */
+        o->priv.fresh = 0;
+        o->priv.free_slot = PERFDATA__ORDER_NONE;
+        o->priv.last = PERFDATA__ORDER_NONE;
     }
-    q[i] = q[last];
 }
 
 PERFDATA_DEF perfdata_status perfdata_ordered_grow(perfdata_ordered *o, perfdata_order_entry *window, size_t cap,
                                                    perfdata_error *err) {
     size_t i;
     if (!window || cap < o->priv.nr) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("window smaller than the queue"));
-    if (window != o->priv.queue)
-        for (i = 0; i < o->priv.nr; i++) window[i] = o->priv.queue[i];
+    if (cap >= PERFDATA__ORDER_NONE) cap = PERFDATA__ORDER_NONE - 1;
+    if (window != o->priv.queue && o->priv.fresh > cap) {
+        /* the queue fits but its slots do not: moved run by run, in order */
+        perfdata_order_entry *q = o->priv.queue;
+        size_t r, n = 0, last = PERFDATA__ORDER_NONE;
+        for (r = 0; r < o->priv.runs; r++) {
+            size_t e = q[r].run, first = n;
+            for (; e != PERFDATA__ORDER_NONE; e = q[e].next) {
+                window[n] = q[e];
+                window[n].next = q[e].next == PERFDATA__ORDER_NONE ? PERFDATA__ORDER_NONE : n + 1;
+                if (e == o->priv.last) last = n;
+                n++;
+            }
+            q[r].run = first; /* the heap's order is the runs' first entries', which keep their keys */
+        }
+        for (r = 0; r < o->priv.runs; r++) window[r].run = q[r].run;
+        o->priv.fresh = n;
+        o->priv.free_slot = PERFDATA__ORDER_NONE;
+        o->priv.last = last;
+    } else if (window != o->priv.queue) {
+        for (i = 0; i < o->priv.fresh; i++) window[i] = o->priv.queue[i];
+    }
     o->priv.queue = window;
     o->priv.cap = cap;
     return perfdata__ok(err);
@@ -3241,7 +3311,7 @@ PERFDATA_DEF perfdata_status perfdata_ordered_grow(perfdata_ordered *o, perfdata
 /* One step of a release in progress; returns 1 with a record, else 0 when
    this release is over. */
 PERFDATA__PRIVATE int perfdata__order_release(perfdata_ordered *o, perfdata_record *rec) {
-    if (o->priv.nr && (o->priv.flushing == 2 || o->priv.queue[0].time <= o->priv.flush_limit)) {
+    if (o->priv.nr && (o->priv.flushing == 2 || perfdata__order_first(o)->time <= o->priv.flush_limit)) {
         perfdata__order_pop(o, rec);
         return 1;
     }
@@ -3261,7 +3331,7 @@ PERFDATA__PRIVATE void perfdata__order_round(perfdata_ordered *o) {
 PERFDATA_DEF void perfdata_ordered_flush(perfdata_ordered *o, perfdata_flush how) {
     uint64_t first, limit;
     if (!o->priv.nr || o->priv.flushing == 2) return;
-    first = o->priv.queue[0].time;
+    first = perfdata__order_first(o)->time;
     if (how == PERFDATA_FLUSH_ALL) limit = ~(uint64_t)0;
     else {
         limit = first + (o->priv.last_time > first ? (o->priv.last_time - first) / 2 : 0);
@@ -5571,6 +5641,8 @@ PERFDATA_DEF void perfdata_reader_init(perfdata_reader *r, unsigned flags) {
     r->priv.flags = flags;
     r->priv.file.events = 0;
     r->priv.max_ratio = PERFDATA_INFLATE_MAX_RATIO;
+    r->priv.on_change = 0;
+    r->priv.on_change_user = 0;
     perfdata_cursor_init_range(&r->priv.cur, 0, 0, 0, 0);
 #ifdef PERFDATA_ZSTD
     r->priv.decompress = perfdata_zstd_chunk;
@@ -5597,6 +5669,11 @@ PERFDATA_DEF void perfdata_reader_set_decompressor(perfdata_reader *r, perfdata_
 
 PERFDATA_DEF void perfdata_reader_set_max_ratio(perfdata_reader *r, uint32_t max_ratio) {
     r->priv.max_ratio = max_ratio;
+}
+
+PERFDATA_DEF void perfdata_reader_on_change(perfdata_reader *r, void (*fn)(void *user), void *user) {
+    r->priv.on_change = fn;
+    r->priv.on_change_user = user;
 }
 
 PERFDATA_DEF const perfdata_file *perfdata_reader_file(const perfdata_reader *r) { return &r->priv.file; }
@@ -6015,6 +6092,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__r_register(perfdata_reader *r, perfd
             *rec = copy;
         }
     }
+    if (r->priv.on_change) r->priv.on_change(r->priv.on_change_user);
     if (rec->type == PERFDATA_RECORD_HEADER_ATTR) {
         st = perfdata_add_event(f, rec, err);
         if (st != PERFDATA_OK) return st;

@@ -4133,6 +4133,85 @@ ORDER_TEST(ordered_flush) {
     wr_free(&d);
 }
 
+/* The queue's runs: records in several interleaved runs, out of order
+   now and then, with rounds; delivered the same whether the window is
+   large from the start, or grown at each NEED_MEMORY and moved now and
+   then into a window just large enough (its slots compacted, run by run),
+   and equal times come in file order. */
+ORDER_TEST(ordered_runs_moved) {
+    tevent ev = decoder_event();
+    tsid tr = std_trailer();
+    wr d;
+    blob b;
+    file_opts o = default_opts();
+    perfdata_file f;
+    perfdata_event events[2];
+    perfdata_error err;
+    enum { N = 3000, RUNS = 5 };
+    static uint32_t out[2][N];
+    uint64_t clock[RUNS] = {0, 0, 0, 0, 0}, rnd = 12345;
+    size_t i, pass, moves = 0;
+    wr_init(&d, big);
+    for (i = 0; i < N; i++) {
+        size_t r;
+        rnd = rnd * 6364136223846793005ull + 1442695040888963407ull;
+        r = (size_t)(rnd >> 33) % RUNS;
+        clock[r] += (rnd >> 40) % 4;                   /* repeats: ties within a run */
+        tr.time = 1000 + clock[r] + ((rnd >> 20) % 97 == 0 ? 0 : r); /* now and then early */
+        put_comm(&d, &ev.attr, (uint32_t)i, (uint32_t)i, "x", &tr);
+        if ((rnd >> 50) % 60 == 0) put_header_only(&d, PERFDATA_RECORD_FINISHED_ROUND, 8);
+    }
+    b = build_file(big, &ev, 1, &d, &o);
+    for (pass = 0; pass < 2; pass++) {
+        perfdata_cursor c;
+        perfdata_ordered ord;
+        perfdata_order_entry *window = (perfdata_order_entry *)malloc((pass ? 4 : N) * sizeof *window);
+        perfdata_record rec;
+        perfdata_status st;
+        uint64_t last_time = 0;
+        uint32_t last_pid = 0;
+        size_t n = 0, bad = 0;
+        if (!window || !CHECK_EQ_U64(perfdata_open(&f, b.p, b.n, events, 2, &err), PERFDATA_OK)) { free(window); break; }
+        perfdata_cursor_init(&f, &c);
+        perfdata_ordered_init(&ord, &c, window, pass ? 4 : N);
+        for (;;) {
+            st = perfdata_ordered_next(&f, &ord, &rec, &err);
+            if (st == PERFDATA_NEED_MEMORY || (pass && st == PERFDATA_OK && n % 37 == 0)) {
+                /* a window of exactly what is needed (or queued, plus a little) */
+                size_t cap = st == PERFDATA_NEED_MEMORY ? (size_t)(err.needed / sizeof *window)
+                                                        : perfdata_ordered_queued(&ord) + n % 3;
+                perfdata_order_entry *w = (perfdata_order_entry *)malloc((cap ? cap : 1) * sizeof *w);
+                if (!w || perfdata_ordered_grow(&ord, w, cap, &err) != PERFDATA_OK) { free(w); bad++; break; }
+                free(window);
+                window = w;
+                moves++;
+                if (st == PERFDATA_NEED_MEMORY) continue;
+            }
+            if (st != PERFDATA_OK) break;
+            if (rec.type != PERFDATA_RECORD_COMM) continue;
+            {
+                perfdata_comm cm;
+                uint64_t t = perfdata_record_time(&f, &rec);
+                if (perfdata_decode_comm(&f, &rec, &cm, &err) != PERFDATA_OK) { bad++; continue; }
+                /* within a release: by time, equal times in file order */
+                if (n && t == last_time && cm.pid < last_pid) bad++;
+                last_time = t;
+                last_pid = cm.pid;
+                if (n < N) out[pass][n] = cm.pid;
+                n++;
+            }
+        }
+        CHECK_EQ_U64(st, PERFDATA_END);
+        CHECK_EQ_U64(n, N);
+        CHECK_EQ_U64(bad, 0);
+        free(window);
+    }
+    CHECK(moves > 40);
+    CHECK(memcmp(out[0], out[1], sizeof out[0]) == 0);
+    free(b.p);
+    wr_free(&d);
+}
+
 /* The id index as pipe mode grows it: events added one by one (many ids
    shared between events), every id found as the latest event that has it,
    as perf's id hash finds it; with room for the merges, and without (then
@@ -4280,6 +4359,7 @@ int main(int argc, char **argv) {
     RUN_TEST(inflate_max_ratio);
     RUN_TEST(inflate_partial_record_at_end);
     RUN_TEST(ordered_flush);
+    RUN_TEST(ordered_runs_moved);
     RUN_TEST(open_overlapping_id_arrays);
     RUN_TEST(status_without_err);
     RUN_TEST(kernel_record_decoders);

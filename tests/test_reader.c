@@ -1,7 +1,8 @@
 /* test_reader.c - perfdata_reader on real files: the records pushed in
    pieces of every size are the records of the whole buffer, plain and in
    time order; the ordered walk yields what perfdata_ordered does; memory
-   given comes back. Usage: test_reader FILE... */
+   given comes back; perfdata_reader_on_change is called before every
+   change of the file's events. Usage: test_reader FILE... */
 #define PERFDATA_ZSTD
 #define PERFDATA_IMPLEMENTATION
 #include "perfdata.h"
@@ -26,6 +27,64 @@ static int is_pipe(const unsigned char *p, size_t n) {
     return n >= 16 && (!memcmp(p, "PERFILE2", 8) || !memcmp(p, "2ELIFREP", 8)) && (p[8] == 16 || p[15] == 16);
 }
 
+
+/* The file's events as a caller in another thread sees them: their
+   number, names and where they are. */
+static uint64_t events_state(const perfdata_file *f) {
+    uint64_t h = rw_mix(0, (uint64_t)f->nr_events);
+    size_t i;
+    h = rw_mix(h, (uint64_t)(uintptr_t)f->events);
+    for (i = 0; i < f->nr_events; i++) {
+        h = rw_mix(h, (uint64_t)(uintptr_t)f->events[i].name.p);
+        h = rw_mix(h, (uint64_t)f->events[i].name.n);
+    }
+    return h;
+}
+
+typedef struct change_hook { const perfdata_file *f; uint64_t before; unsigned long calls, late; } change_hook;
+
+static void on_change(void *user) {
+    change_hook *h = (change_hook *)user;
+    h->calls++;
+    if (events_state(h->f) != h->before) h->late++; /* called after a change */
+}
+
+/* Every call of perfdata_reader_next that changes the events calls the
+   hook first, before anything changed; memory given may move them. */
+static void check_on_change(const char *name, const unsigned char *p, size_t n, unsigned flags) {
+    perfdata_reader r;
+    perfdata_record rec;
+    perfdata_error err;
+    perfdata_status st;
+    rw_mem m;
+    change_hook h;
+    unsigned long changes = 0, unhooked = 0, steps = 0;
+    memset(&m, 0, sizeof m);
+    m.bound = (size_t)1 << 30;
+    perfdata_reader_init(&r, flags);
+    perfdata_reader_set_input(&r, p, n);
+    h.f = perfdata_reader_file(&r);
+    h.calls = h.late = 0;
+    /* the header and the attrs, read before the walk (no hook: nobody reads the events yet) */
+    while ((st = perfdata_reader_start(&r, &err)) == PERFDATA_NEED_MEMORY) rw_give(&r, &err, &m);
+    perfdata_reader_on_change(&r, on_change, &h);
+    for (;;) {
+        unsigned long calls = h.calls;
+        h.before = events_state(h.f);
+        st = perfdata_reader_next(&r, &rec, &err);
+        rw_take_back(&r, &m);
+        if (events_state(h.f) != h.before) {
+            changes++;
+            if (h.calls == calls) unhooked++;
+        }
+        if (st == PERFDATA_NEED_MEMORY) { rw_give(&r, &err, &m); continue; }
+        if (st == PERFDATA_END || (st != PERFDATA_OK && err.final) || ++steps > 100000000) break;
+    }
+    CHECK(!unhooked && !h.late, "%s (%s): %lu changes of the events, %lu without the hook called, %lu calls after a "
+          "change", name, flags ? "ordered" : "plain", changes, unhooked, h.late);
+    rw_free_all(&r, &m);
+}
+
 int main(int argc, char **argv) {
     int i, files = 0;
     static const size_t pieces[] = {1, 7, 64, 4096, 65536, 1 << 20};
@@ -38,6 +97,7 @@ int main(int argc, char **argv) {
         for (flags = 0; flags <= PERFDATA_READ_ORDERED; flags += PERFDATA_READ_ORDERED) {
             rw_result whole = rw_walk(p, n, flags, 0, 0, (size_t)1 << 30);
             CHECK(whole.end == PERFDATA_END || whole.end != PERFDATA_OK, "%s: whole walk ends", argv[i]);
+            check_on_change(argv[i], p, n, flags);
             if (!is_pipe(p, n)) continue;
             for (k = 0; k < sizeof pieces / sizeof pieces[0]; k++) {
                 rw_result pushed;
