@@ -282,9 +282,11 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
         if (ip >= PERFDATA_CONTEXT_MAX) { /* a context marker: the frames after it are in this mode */
             if (ip == PERFDATA_CONTEXT_KERNEL) cpumode = PERFDATA_MISC_KERNEL;
             else if (ip == PERFDATA_CONTEXT_USER) cpumode = PERFDATA_MISC_USER;
-            else if (ip == PERFDATA_CONTEXT_GUEST_KERNEL) cpumode = PERFDATA_MISC_GUEST_KERNEL;
-            else if (ip == PERFDATA_CONTEXT_GUEST_USER) cpumode = PERFDATA_MISC_GUEST_USER;
             else if (ip == PERFDATA_CONTEXT_HV) cpumode = PERFDATA_MISC_HYPERVISOR;
+            else { /* perf 6.1 (add_callchain_ip): "the callchain is corrupted", none of it is shown */
+                nf = c->capkey;
+                break;
+            }
             if (cpumode != sp.cpumode) space_of(c, t, cpumode, &sp);
             continue;
         }

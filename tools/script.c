@@ -697,7 +697,7 @@ static void put_callchain(script_ctx *c, unsigned fields, pd_thread *t, unsigned
 
 static void put_callchain_frames(script_ctx *c, unsigned fields, pd_thread *t, unsigned cpumode,
                                  const perfdata_sample *s) {
-    size_t i, depth = 0, nr = s->callchain.count;
+    size_t i, depth = 0, nr = s->callchain.count, start = c->len;
     uint64_t stamp[2];
     pd_state_stamp(&c->st, t, cpumode, stamp);
     for (i = 0; i < nr && depth < 127; i++) {
@@ -706,9 +706,11 @@ static void put_callchain_frames(script_ctx *c, unsigned fields, pd_thread *t, u
         if (ip >= PERFDATA_CONTEXT_MAX) {
             if (ip == PERFDATA_CONTEXT_KERNEL) cpumode = PERFDATA_MISC_KERNEL;
             else if (ip == PERFDATA_CONTEXT_USER) cpumode = PERFDATA_MISC_USER;
-            else if (ip == PERFDATA_CONTEXT_GUEST_KERNEL) cpumode = PERFDATA_MISC_GUEST_KERNEL;
-            else if (ip == PERFDATA_CONTEXT_GUEST_USER) cpumode = PERFDATA_MISC_GUEST_USER;
             else if (ip == PERFDATA_CONTEXT_HV) cpumode = PERFDATA_MISC_HYPERVISOR;
+            else { /* perf 6.1 (add_callchain_ip): "the callchain is corrupted", none of it is shown */
+                c->len = start;
+                return;
+            }
             pd_state_stamp(&c->st, t, cpumode, stamp);
             continue;
         }
