@@ -13,11 +13,11 @@ all: build/perfdata
 
 build/perfdata: $(TOOLSRC) $(TOOLHDR)
 	@mkdir -p build
-	$(CC) $(WARN) -D_GNU_SOURCE $(CFLAGS) -I. -Itools $(TOOLSRC) -o $@
+	$(CC) $(WARN) -D_GNU_SOURCE $(CFLAGS) -pthread -I. -Itools $(TOOLSRC) -o $@
 
 build/asan/perfdata: $(TOOLSRC) $(TOOLHDR)
 	@mkdir -p build/asan
-	$(CC) $(WARN) -D_GNU_SOURCE -O1 -g $(SAN) -I. -Itools $(TOOLSRC) -o $@
+	$(CC) $(WARN) -D_GNU_SOURCE -O1 -g $(SAN) -pthread -I. -Itools $(TOOLSRC) -o $@
 
 asan: build/asan/perfdata
 

@@ -179,6 +179,12 @@ count "report and collapse = perf report, perf script | stackcollapse-perf.pl (l
 count "cut files: every command reads up to the cut, dump prints the whole records (ASan build)" python3 tests/cut_test.py build/asan/perfdata tests/data/*.data
 count "script = perf script on tests/data, byte for byte; big-endian twins print the same; stackcollapse-perf.pl of script = collapse" python3 tests/script_diff.py build/perfdata --collapse --expect tests/expected/script-data.txt tests/data
 count "script = perf script (live): -F lists (kinds, +-fields), filters, side-band events, refusals; --filter selects what its expression says" python3 tests/script_live.py build/perfdata
+count "reading ahead in a second thread: -j 2 = -j 1 (output, messages, exit) for every ordered command on tests/data, under ThreadSanitizer" sh tests/jobs_tsan.sh $B/perfdata_tsan tests/data
+if [ -d "$CORPUS" ]; then
+    count "reading ahead in a second thread: -j 2 = -j 1 on ../shared/corpus (release build)" python3 tests/jobs_same.py build/perfdata "$CORPUS"
+else
+    skip "reading ahead in a second thread: -j 2 = -j 1 on ../shared/corpus (release build)" "no $CORPUS"
+fi
 count "call chains with a context perf 6.1 does not know (guest, -1): dropped whole by script and collapse, as perf does" python3 tests/callchain_contexts.py build/asan/perfdata
 count "script = perf script on tests/data (ASan build)" python3 tests/script_diff.py build/asan/perfdata --expect tests/expected/script-data.txt tests/data
 count "info = perf report --header-only -I on tests/data fixtures" python3 tests/info_diff.py build/perfdata tests/data

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OPT_INPUT = -100, OPT_HELP, OPT_MAX_RATIO, OPT_QUEUE_SIZE };
+enum { OPT_INPUT = -100, OPT_HELP, OPT_MAX_RATIO, OPT_QUEUE_SIZE, OPT_JOBS };
 
 static const pd_opt common[] = {
     {'i', OPT_INPUT, "input", "FILE", "the profile (default ./perf.data; '-' is standard input)"},
@@ -15,7 +15,7 @@ static const pd_opt common[] = {
     {0, 0, NULL, NULL, NULL},
 };
 
-pd_limits pd_limit = {4096, 64ull << 20};
+pd_limits pd_limit = {4096, 64ull << 20, 0};
 
 const pd_opt pd_ratio_opts[] = {
     {0, OPT_MAX_RATIO, "max-ratio", "N", "records in compressed chunks may expand at most N times (default 4096,\n"
@@ -26,6 +26,9 @@ const pd_opt pd_ratio_opts[] = {
 const pd_opt pd_queue_opts[] = {
     {0, OPT_QUEUE_SIZE, "queue-size", "SIZE", "memory for time order, as 64M (the default) or 1G; when full, the\n"
      "                            queue is released early, as perf does (0: no bound)"},
+    {'j', OPT_JOBS, "jobs", "N", "threads: 1 reads and processes in one; 2 or more reads ahead in a\n"
+     "                            second one (the default for inputs of 16 MiB and more on 2 CPUs or\n"
+     "                            more); the output is the same"},
     {0, 0, NULL, NULL, NULL},
 };
 
@@ -52,13 +55,19 @@ static int limit_value(const char *value, int suffix, unsigned long long max, un
 
 static int take_limit(const pd_command *cmd, const pd_opt *o, const char *value) {
     unsigned long long v;
-    if (!value) return -1; /* both take a value: the parser gives one */
+    if (!value) return -1; /* each takes a value: the parser gives one */
     if (o->id == OPT_MAX_RATIO) {
         if (limit_value(value, 0, 0xffffffffu, &v) != 0) {
             fprintf(stderr, "perfdata %s: --max-ratio wants a whole number up to 4294967295, not '%s'\n", cmd->name, value);
             return -1;
         }
         pd_limit.max_ratio = (unsigned long)v;
+    } else if (o->id == OPT_JOBS) {
+        if (limit_value(value, 0, 1024, &v) != 0 || v == 0) {
+            fprintf(stderr, "perfdata %s: --jobs wants a number of threads from 1 to 1024, not '%s'\n", cmd->name, value);
+            return -1;
+        }
+        pd_limit.jobs = (unsigned long)v;
     } else {
         if (limit_value(value, 1, ~0ull, &v) != 0) {
             fprintf(stderr, "perfdata %s: --queue-size wants a size such as 64M or 1G, not '%s'\n", cmd->name, value);
@@ -113,7 +122,7 @@ static int take(const pd_command *cmd, const pd_opt *o, const char *value, pd_op
         *have_input = 1;
         return -1;
     }
-    if (o->id == OPT_MAX_RATIO || o->id == OPT_QUEUE_SIZE) return take_limit(cmd, o, value) != 0 ? usage_error(cmd) : -1;
+    if (o->id == OPT_MAX_RATIO || o->id == OPT_QUEUE_SIZE || o->id == OPT_JOBS) return take_limit(cmd, o, value) != 0 ? usage_error(cmd) : -1;
     if (fn(ctx, o->id, value) != 0) return usage_error(cmd);
     return -1;
 }

@@ -54,6 +54,7 @@ void pd_opts_synopsis(const pd_command *cmd, FILE *to, int indent, int width);
 typedef struct pd_limits {
     unsigned long max_ratio;
     unsigned long long queue_bytes;  /* 0: no bound */
+    unsigned long jobs;              /* -j: threads of an ordered walk; 0: 2 for an input of 16 MiB or more on 2 CPUs or more */
 } pd_limits;
 extern pd_limits pd_limit;
 extern const pd_opt pd_ratio_opts[], pd_queue_opts[];

@@ -6,9 +6,11 @@
 #include "pd_tool.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void report(const char *path, const perfdata_error *err) {
     fprintf(stderr, "perfdata: %s: %s (%s) at offset 0x%llx", path, err->message, perfdata_status_name(err->code),
@@ -66,7 +68,7 @@ static int give(pd_session *s, const perfdata_error *err) {
     if (pool == PERFDATA_POOL_BUFFER && err->needed > PD_BUFFER_MAX) { /* a length from the input */
         fprintf(stderr, "perfdata: %s: a record or chunk needs %llu MiB, more than the %u MiB one buffer may take\n",
                 s->path, (unsigned long long)(err->needed >> 20), (unsigned)(PD_BUFFER_MAX >> 20));
-        s->partial = 1;
+        s->read_partial = 1;
         perfdata_reader_give(&s->reader, (perfdata_pool)pool, NULL, 0, NULL);
         return 0;
     }
@@ -75,7 +77,7 @@ static int give(pd_session *s, const perfdata_error *err) {
             fprintf(stderr, "perfdata: %s: cannot set up decompression (a window over 128 MiB); compressed records "
                             "are skipped\n", s->path);
         s->said_zstd = 1;
-        s->partial = 1;
+        s->read_partial = 1;
         perfdata_reader_give(&s->reader, (perfdata_pool)pool, NULL, 0, NULL);
         return 0;
     }
@@ -178,7 +180,11 @@ int pd_session_open_mem(pd_session *s, const unsigned char *data, size_t size, c
     return 0;
 }
 
+static int pipe_decompressed(const pd_pipe *p);
+static uint64_t records_read(const pd_session *s);
+
 int pd_session_decompressed(const pd_session *s, const perfdata_record *rec) {
+    if (s->pipe) return pipe_decompressed(s->pipe); /* the reader is ahead: said with the record */
     return perfdata_reader_expands(&s->reader, rec);
 }
 
@@ -199,12 +205,13 @@ static int stopped(pd_session *s, const char *name, const perfdata_error *err) {
     if (err->record_type) fprintf(stderr, ", record type %u", err->record_type);
     if (err->code == PERFDATA_ERR_TRUNCATED && err->needed)
         fprintf(stderr, ", %llu bytes missing", (unsigned long long)err->needed);
-    if (!s->records && err->code != PERFDATA_ERR_TRUNCATED) {
+    uint64_t records = records_read(s);
+    if (!records && err->code != PERFDATA_ERR_TRUNCATED) {
         fprintf(stderr, "; no record could be read\n");
         return PD_EXIT_ERROR;
     }
-    fprintf(stderr, "; the records stop there: %llu read before it\n", (unsigned long long)s->records);
-    s->partial = 1;
+    fprintf(stderr, "; the records stop there: %llu read before it\n", (unsigned long long)records);
+    s->read_partial = 1;
     return PD_EXIT_PARTIAL;
 }
 
@@ -229,7 +236,7 @@ static const char *stream_name(const pd_session *s, const perfdata_record *rec) 
 static void chunks_stopped(pd_session *s, const perfdata_error *err) {
     if (s->said_chunks) return;
     s->said_chunks = 1;
-    s->partial = 1;
+    s->read_partial = 1;
     if (err->code == PERFDATA_ERR_TRUNCATED && err->needed && !err->final)
         fprintf(stderr, "perfdata: %s: the records inside the compressed chunks end inside a record (%llu bytes "
                         "of it, in the chunk at 0x%llx); it is skipped\n", s->path,
@@ -244,6 +251,332 @@ static void chunks_stopped(pd_session *s, const perfdata_error *err) {
                 err->message, (unsigned long long)err->offset);
 }
 
+/* ------------------------------------------------------- reading ahead */
+/* The ordered walk in two threads: the command's (this one) takes the
+   records in batches from a second thread that reads, decompresses and
+   orders them. A record in the input (a mapping, or bytes that outlive the
+   session) is passed as it is; one in the reader's memory (a decompressed
+   chunk), which the reader may reuse once it is called again, is copied
+   into the batch. The command sees the records, the file's events and the
+   session as a walk in one thread shows them: the reader thread waits for
+   the command to be idle before anything the command may read changes
+   (the file's events, through perfdata_reader_on_change; memory given for
+   the events or their id index), and before a record too large to copy or
+   a record skipped. */
+#define PD_BATCH_SLOTS 8192
+#define PD_BATCH_FULL 512
+#define PD_BATCH_BYTES ((size_t)1 << 20)
+#define PD_BATCHES 4
+#define PD_AHEAD 8                   /* records prefetched ahead of the command */
+
+/* A record as the reader gave it, with its name and whether the reader
+   also yields its contents (pd_session_decompressed). */
+typedef struct pd_item {
+    perfdata_record rec;
+    const char *name;
+    int decompressed;
+} pd_item;
+
+/* Most records are passed as their address alone, 16 bytes (the command's
+   thread reads what the reader's wrote: the less, the faster): a record in
+   the input, rebuilt from its header bytes, its stream and its extra bytes
+   as the reader built it (pipe_put makes sure). The others as an item. */
+typedef struct pd_slot {
+    const void *p;                   /* the record's bytes, or its pd_item */
+    uint32_t extra;
+    uint16_t stream;
+    uint8_t item;                    /* 1: p is a pd_item */
+    uint8_t decompressed;
+} pd_slot;
+
+typedef struct pd_batch {
+    pd_slot slots[PD_BATCH_SLOTS];
+    size_t n;
+    pd_item items[PD_BATCH_FULL];
+    size_t nitems;
+    unsigned char *bytes;            /* PD_BATCH_BYTES, for copies; allocated when first needed */
+    size_t used;
+} pd_batch;
+
+struct pd_pipe {
+    pthread_mutex_t mu;
+    pthread_cond_t filled, emptied;
+    pd_batch *full[PD_BATCHES];      /* a queue: head, nfull */
+    pd_batch *spare[PD_BATCHES];
+    size_t head, nfull, nspare;
+    int busy;                        /* the command is taking a batch's records */
+    int done, rc;                    /* the reader thread has ended, with this status */
+    pd_batch *cur;                   /* the reader thread's, being filled */
+    pd_session *s;
+    pd_record_fn fn;
+    void *ctx;
+    /* what one thread writes for every record, each on a cache line of its
+       own: a line both write moves between the cores at every record */
+    char pad0[64];
+    int decompressed;                /* the command's: of the record it is given */
+    char pad1[64];
+    uint64_t records;                /* the reader's: records read (pd_session.records after) */
+    char pad2[64];
+    pd_batch *batch;                 /* PD_BATCHES of them */
+};
+
+static int pipe_decompressed(const pd_pipe *p) {
+    return p->decompressed;
+}
+
+static uint64_t records_read(const pd_session *s) {
+    return s->pipe ? s->pipe->records : s->records;
+}
+
+/* The batch being filled goes to the command. */
+static void pipe_send(pd_pipe *p) {
+    if (!p->cur || !p->cur->n) return;
+    pthread_mutex_lock(&p->mu);
+    p->full[(p->head + p->nfull) % PD_BATCHES] = p->cur;
+    p->nfull++;
+    pthread_cond_signal(&p->filled);
+    pthread_mutex_unlock(&p->mu);
+    p->cur = NULL;
+}
+
+/* Until the command has taken every record sent and waits for more. */
+static void pipe_idle(pd_pipe *p) {
+    pipe_send(p);
+    pthread_mutex_lock(&p->mu);
+    while (p->nfull || p->busy) pthread_cond_wait(&p->emptied, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static pd_batch *pipe_batch(pd_pipe *p) {
+    if (!p->cur) {
+        pthread_mutex_lock(&p->mu);
+        while (!p->nspare) pthread_cond_wait(&p->emptied, &p->mu);
+        p->cur = p->spare[--p->nspare];
+        pthread_mutex_unlock(&p->mu);
+        p->cur->n = p->cur->nitems = p->cur->used = 0;
+    }
+    return p->cur;
+}
+
+/* The input map holding n bytes at q (the main one for stream 0, else the
+   stream's), or NULL: bytes that outlive the walk. */
+static const pd_map *input_of(const pd_session *s, const unsigned char *q, size_t n) {
+    const pd_map *m = &s->input.main;
+    size_t at;
+    if (!(m->data && q >= m->data && q < m->data + m->size)) m = pd_input_stream_at(&s->input, q);
+    if (!m || !m->data || q < m->data) return NULL;
+    at = (size_t)(q - m->data);
+    return at <= m->size && n <= m->size - at ? m : NULL;
+}
+
+/* A record of the input from its address, stream and extra bytes. */
+static void slot_record(const pd_session *s, const unsigned char *q, unsigned stream, size_t extra, perfdata_record *rec) {
+    int big = (s->file->flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
+    const unsigned char *base = stream ? s->input.streams[stream - 1].data : s->input.main.data;
+    size_t size = big ? (size_t)q[6] << 8 | q[7] : (size_t)q[7] << 8 | q[6];
+    uint64_t at = (uint64_t)(q - base);
+    rec->type = big ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3]
+                    : (uint32_t)q[3] << 24 | (uint32_t)q[2] << 16 | (uint32_t)q[1] << 8 | q[0];
+    rec->misc = (uint16_t)(big ? q[4] << 8 | q[5] : q[5] << 8 | q[4]);
+    rec->size = (uint16_t)size;
+    rec->offset = at;
+    rec->big_endian = big;
+    rec->stream = stream;
+    rec->bytes.p = q; rec->bytes.n = size; rec->bytes.offset = at;
+    rec->body.p = q + 8; rec->body.n = size - 8; rec->body.offset = at + 8;
+    rec->extra.p = q + size; rec->extra.n = extra; rec->extra.offset = at + size;
+}
+
+static int same_view(const perfdata_view *a, const perfdata_view *b) {
+    return a->p == b->p && a->n == b->n && a->offset == b->offset;
+}
+
+static int same_record(const perfdata_record *a, const perfdata_record *b) {
+    return a->type == b->type && a->misc == b->misc && a->size == b->size && a->offset == b->offset &&
+           a->big_endian == b->big_endian && a->stream == b->stream && same_view(&a->bytes, &b->bytes) &&
+           same_view(&a->body, &b->body) && same_view(&a->extra, &b->extra);
+}
+
+/* One record for the command (the reader thread's side of the walk). */
+static void pipe_put(pd_pipe *p, const perfdata_record *rec, const char *name) {
+    pd_session *s = p->s;
+    pd_batch *b = pipe_batch(p);
+    pd_slot *slot;
+    pd_item *it;
+    size_t need = rec->bytes.n + rec->extra.n, room;
+    int decompressed = perfdata_reader_expands(&s->reader, rec), in_reader;
+    const pd_map *m = input_of(s, rec->bytes.p, rec->bytes.n);
+    if (m && rec->bytes.n >= 8 && rec->extra.n <= 0xffffffffu && rec->stream <= 0xffff &&
+        (rec->stream ? rec->stream <= s->input.nr_streams && m == &s->input.streams[rec->stream - 1] : m == &s->input.main)) {
+        perfdata_record again;
+        slot_record(s, rec->bytes.p, rec->stream, rec->extra.n, &again);
+        if (same_record(&again, rec)) {
+            slot = &b->slots[b->n++];
+            slot->p = rec->bytes.p;
+            slot->extra = (uint32_t)rec->extra.n;
+            slot->stream = (uint16_t)rec->stream;
+            slot->item = 0;
+            slot->decompressed = (uint8_t)decompressed;
+            if (b->n == PD_BATCH_SLOTS) pipe_send(p);
+            return;
+        }
+    }
+    in_reader = !(m && (!rec->extra.n || input_of(s, rec->extra.p, rec->extra.n)));
+    if (b->nitems == PD_BATCH_FULL || (in_reader && need >= rec->bytes.n && need <= PD_BATCH_BYTES &&
+                                       b->used + ((need + 7) & ~(size_t)7) > PD_BATCH_BYTES)) {
+        pipe_send(p);
+        b = pipe_batch(p);
+    }
+    it = &b->items[b->nitems++];
+    it->rec = *rec;
+    it->name = name;
+    it->decompressed = decompressed;
+    if (in_reader && need >= rec->bytes.n && need <= PD_BATCH_BYTES) { /* copied, unless out of memory */
+        if (!b->bytes) b->bytes = (unsigned char *)malloc(PD_BATCH_BYTES);
+        if (b->bytes) {
+            unsigned char *to = b->bytes + b->used;
+            room = (need + 7) & ~(size_t)7;
+            memcpy(to, rec->bytes.p, rec->bytes.n);
+            if (rec->extra.n) memcpy(to + rec->bytes.n, rec->extra.p, rec->extra.n);
+            it->rec.bytes.p = to;
+            it->rec.body.p = to + (rec->body.p - rec->bytes.p);
+            it->rec.extra.p = to + rec->bytes.n;
+            b->used += room;
+            in_reader = 0;
+        }
+    }
+    slot = &b->slots[b->n++];
+    slot->p = it;
+    slot->item = 1;
+    /* a record left in the reader's memory is taken before the reader is called again */
+    if (in_reader) pipe_idle(p);
+    else if (b->n == PD_BATCH_SLOTS) pipe_send(p);
+}
+
+/* The reader calls this before it changes the file's events. */
+static void pipe_on_change(void *user) {
+    pipe_idle((pd_pipe *)user);
+}
+
+static int walk(pd_session *s, pd_record_fn fn, void *ctx);
+
+static void *pipe_reader(void *arg) {
+    pd_pipe *p = (pd_pipe *)arg;
+    int rc = walk(p->s, p->fn, p->ctx);
+    pipe_send(p);
+    pthread_mutex_lock(&p->mu);
+    p->rc = rc;
+    p->done = 1;
+    pthread_cond_signal(&p->filled);
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* Inputs smaller than this are read in one thread unless -j says
+   otherwise: a thread and its batches cost more than they save there. */
+#define PD_PIPE_MIN_INPUT ((size_t)16 << 20)
+
+/* Whether the walk reads ahead in a second thread: not a stream (its
+   pieces are read as the command goes); -j 2 or more, or by default on a
+   machine with 2 CPUs or more for an input of some size. */
+static int pipe_wanted(const pd_session *s) {
+    size_t i, size = s->input.main.size;
+    if (s->stream) return 0;
+    if (pd_limit.jobs) return pd_limit.jobs > 1;
+    for (i = 0; i < s->input.nr_streams; i++) size += s->input.streams[i].size;
+    return size >= PD_PIPE_MIN_INPUT && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+}
+
+static void pipe_free(pd_pipe *p) {
+    size_t i;
+    for (i = 0; i < PD_BATCHES; i++) free(p->batch[i].bytes);
+    free(p->batch);
+    pthread_cond_destroy(&p->emptied);
+    pthread_cond_destroy(&p->filled);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+}
+
+/* The walk with a reader thread; -1 when one cannot be started. */
+static int walk_piped(pd_session *s, pd_record_fn fn, void *ctx) {
+    pd_pipe *p = (pd_pipe *)calloc(1, sizeof *p);
+    pthread_t th;
+    size_t i;
+    int rc;
+    if (!p) return -1;
+    if (!(p->batch = (pd_batch *)malloc(PD_BATCHES * sizeof *p->batch))) { free(p); return -1; }
+    p->s = s; p->fn = fn; p->ctx = ctx;
+    p->records = s->records;
+    for (i = 0; i < PD_BATCHES; i++) {
+        p->batch[i].n = p->batch[i].nitems = p->batch[i].used = 0;
+        p->batch[i].bytes = NULL;
+        p->spare[p->nspare++] = &p->batch[i];
+    }
+    if (pthread_mutex_init(&p->mu, NULL) != 0) { free(p->batch); free(p); return -1; }
+    if (pthread_cond_init(&p->filled, NULL) != 0) { pthread_mutex_destroy(&p->mu); free(p->batch); free(p); return -1; }
+    if (pthread_cond_init(&p->emptied, NULL) != 0) {
+        pthread_cond_destroy(&p->filled);
+        pthread_mutex_destroy(&p->mu);
+        free(p->batch);
+        free(p);
+        return -1;
+    }
+    s->pipe = p;
+    perfdata_reader_on_change(&s->reader, pipe_on_change, p);
+    if (pthread_create(&th, NULL, pipe_reader, p) != 0) {
+        perfdata_reader_on_change(&s->reader, NULL, NULL);
+        s->pipe = NULL;
+        pipe_free(p);
+        return -1;
+    }
+    for (;;) {
+        pd_batch *b;
+        pthread_mutex_lock(&p->mu);
+        while (!p->nfull && !p->done) pthread_cond_wait(&p->filled, &p->mu);
+        if (!p->nfull) { pthread_mutex_unlock(&p->mu); break; }
+        b = p->full[p->head];
+        p->head = (p->head + 1) % PD_BATCHES;
+        p->nfull--;
+        p->busy = 1;
+        pthread_mutex_unlock(&p->mu);
+        for (i = 0; i < b->n; i++) {
+            const pd_slot *slot = &b->slots[i];
+#if defined(__GNUC__) || defined(__clang__)
+            if (i + PD_AHEAD < b->n && !b->slots[i + PD_AHEAD].item) { /* the reader's core read it last */
+                const char *q = (const char *)b->slots[i + PD_AHEAD].p;
+                __builtin_prefetch(q);
+                __builtin_prefetch(q + 64);
+                __builtin_prefetch(q + 128);
+                __builtin_prefetch(q + 192);
+            }
+#endif
+            if (slot->item) {
+                const pd_item *it = (const pd_item *)slot->p;
+                p->decompressed = it->decompressed;
+                fn(ctx, &it->rec, it->name);
+            } else {
+                perfdata_record rec;
+                slot_record(s, (const unsigned char *)slot->p, slot->stream, slot->extra, &rec);
+                p->decompressed = slot->decompressed;
+                fn(ctx, &rec, stream_name(s, &rec));
+            }
+        }
+        pthread_mutex_lock(&p->mu);
+        b->n = b->nitems = b->used = 0;
+        p->spare[p->nspare++] = b;
+        p->busy = 0;
+        pthread_cond_broadcast(&p->emptied);
+        pthread_mutex_unlock(&p->mu);
+    }
+    pthread_join(th, NULL);
+    rc = p->rc;
+    s->records = p->records;
+    perfdata_reader_on_change(&s->reader, NULL, NULL);
+    s->pipe = NULL;
+    pipe_free(p);
+    return rc;
+}
+
 static int walk(pd_session *s, pd_record_fn fn, void *ctx) {
     perfdata_record rec;
     perfdata_error err;
@@ -254,6 +587,8 @@ static int walk(pd_session *s, pd_record_fn fn, void *ctx) {
         take_back(s);
         if (st == PERFDATA_END) return PD_EXIT_OK;
         if (st == PERFDATA_NEED_MEMORY) {
+            /* the events and their id index move: the command must not be reading them */
+            if (s->pipe && (err.detail == PERFDATA_POOL_EVENTS || err.detail == PERFDATA_POOL_IDS)) pipe_idle(s->pipe);
             if (give(s, &err) < 0) return PD_EXIT_ERROR;
             continue;
         }
@@ -263,19 +598,22 @@ static int walk(pd_session *s, pd_record_fn fn, void *ctx) {
             continue;
         }
         if (st != PERFDATA_OK && err.final) {
-            if (err.code == PERFDATA_ERR_LIMIT && err.detail == PERFDATA_POOL_EVENTS) { s->partial = 1; return PD_EXIT_PARTIAL; }
+            if (err.code == PERFDATA_ERR_LIMIT && err.detail == PERFDATA_POOL_EVENTS) { s->read_partial = 1; return PD_EXIT_PARTIAL; }
             return stopped(s, rec.stream ? stream_name(s, &rec) : (s->input.is_dir ? s->input.main.path : s->path), &err);
         }
         if (st != PERFDATA_OK) {
             if (rec.type == PERFDATA_RECORD_COMPRESSED || rec.type == PERFDATA_RECORD_COMPRESSED2 || !rec.type) {
                 chunks_stopped(s, &err);
                 if (!rec.type) continue;
-            } else {
-                pd_session_skip(s, &rec, &err); /* a bad attr record: still a record */
+            } else { /* a bad attr record: still a record */
+                if (s->pipe) pipe_idle(s->pipe);
+                pd_session_skip(s, &rec, &err);
             }
         }
-        s->records++;
-        fn(ctx, &rec, stream_name(s, &rec));
+        if (s->pipe) s->pipe->records++;
+        else s->records++;
+        if (s->pipe) pipe_put(s->pipe, &rec, stream_name(s, &rec));
+        else fn(ctx, &rec, stream_name(s, &rec));
         {
             uint64_t at = perfdata_reader_position(&s->reader, &stream);
             pd_map *m = stream && stream <= s->input.nr_streams ? &s->input.streams[stream - 1] : &s->input.main;
@@ -300,6 +638,10 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
             return PD_EXIT_ERROR;
         }
         if (session_start(s, s->path) < 0) return PD_EXIT_ERROR;
+    }
+    if (pipe_wanted(s)) {
+        int rc = walk_piped(s, fn, ctx);
+        if (rc != -1) return walk_ended(s, rc);
     }
     return walk_ended(s, walk(s, fn, ctx));
 }
@@ -335,7 +677,7 @@ int pd_session_finish(pd_session *s, int rc) {
                 e->record_type, e->message);
         s->partial = 1;
     }
-    if (rc == PD_EXIT_OK && s->partial) rc = PD_EXIT_PARTIAL;
+    if (rc == PD_EXIT_OK && (s->partial || s->read_partial)) rc = PD_EXIT_PARTIAL;
     return pd_output_status(rc);
 }
 

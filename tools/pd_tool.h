@@ -11,6 +11,8 @@
 /* A profile being read: perfdata_reader over the input, its memory given
    with malloc (the reorder queue and decompressed chunks within
    --queue-size), a stream read from standard input as it arrives. */
+typedef struct pd_pipe pd_pipe;
+
 typedef struct pd_session {
     pd_input input;
     perfdata_reader reader;
@@ -30,6 +32,8 @@ typedef struct pd_session {
     uint64_t skipped;               /* records it could not use (pd_session_skip) */
     perfdata_error first_skip;      /* why the first was skipped */
     int partial;                    /* part of the input was not read or not used */
+    int read_partial;               /* the same, said by the reading side of the walk */
+    struct pd_pipe *pipe;           /* the walk's reader thread, while there is one */
 } pd_session;
 
 /* Exit statuses: PD_EXIT_* of pd_opts.h. PARTIAL: the output covers what
