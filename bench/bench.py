@@ -106,6 +106,20 @@ def measure_pair(cmd, other, runs):
     return tuple((statistics.median(r[0] for r in x), max(r[1] for r in x), x[0][2]) for x in (a, b))
 
 
+def measure_with_peer(cmd, peer, runs, peer_runs):
+    """measure() of cmd (runs times) and of its peer (peer_runs times, fewer:
+    perf is slow), the peer's runs each between two of cmd's: on a machine
+    whose speed drifts by a third within minutes (this VM), a ratio from
+    runs taken minutes apart says more about the drift than the tools."""
+    a, b = [], []
+    for i in range(max(runs, peer_runs)):
+        if i < runs:
+            a.append(run_once(cmd))
+        if i < peer_runs:
+            b.append(run_once(peer))
+    return tuple((statistics.median(r[0] for r in x), max(r[1] for r in x), x[0][2]) for x in (a, b))
+
+
 def record(path, mb, args):
     """Record until the file reaches about mb MiB (perf --max-size stops it)."""
     if os.path.exists(path) and os.path.getsize(path) > mb * (1 << 20) * 0.5:
@@ -230,8 +244,11 @@ def main():
                  ('perfdata script', [PERFDATA, 'script', path], ['perf', 'script', '-i', path])]
         floor = None
         for label, ours, theirs in pairs:
+            peer = None
             if a.before and ours[0] == PERFDATA:
                 (t, rss, _), (bt, brss, _) = measure_pair(ours, [a.before] + ours[1:], a.runs)
+            elif theirs and have_perf:
+                ((t, rss, _), peer), bt = measure_with_peer(ours, theirs, a.runs, max(1, min(a.runs, a.perf_runs))), None
             else:
                 (t, rss, _), bt = measure(ours, a.runs), None
             if floor is None:
@@ -243,7 +260,7 @@ def main():
                 row.update(before=bt, before_rss=brss, time_ratio=t / bt if bt else 0,
                            rss_ratio_before=rss / brss if brss else 0)
             if theirs and have_perf:
-                pt, prss, _ = measure(theirs, max(1, min(a.runs, a.perf_runs)))
+                pt, prss, _ = peer if peer else measure(theirs, max(1, min(a.runs, a.perf_runs)))
                 row.update(perf=pt, perf_rss=prss, speedup=pt / t if t else 0, rss_ratio=prss / rss if rss else 0)
             rows.append(row)
             print(row, flush=True)
@@ -258,7 +275,8 @@ def write_results(rows, zrows, a):
         rule += '---:|---:|---:|---:|'
     lines = ['# Benchmark results', '',
              f'Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; '
-             f'{datetime.date.today().isoformat()}. Warm page cache; median of {a.runs} runs (perf: of {a.perf_runs}); '
+             f'{datetime.date.today().isoformat()}. Warm page cache; median of {a.runs} runs (perf: of {a.perf_runs}, each '
+             'between two of ours, so that the ratio compares runs taken together); '
              'peak RSS the largest of the runs, each the command\'s own ru_maxrss, taken by a small spawner '
              '(a child of Python would start from Python\'s). Regenerate with `make bench` (BENCH_MB sets the input size, BENCH_DATA where the inputs are'
              ', BENCH_BEFORE an older perfdata to compare with).', '']

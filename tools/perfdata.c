@@ -49,19 +49,21 @@ static int usage(FILE *to) {
    blocks too, and asks for transparent huge pages; where they are off,
    the madvise fails and nothing else changes. One arena: the reader
    thread allocates little, and its memory is then from the same heap. */
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+static char *heap_first; /* the heap's first block, kept: where the heap starts */
+#endif
 static void heap_setup(void) {
 #if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
-    char *p, *end;
+    char *end;
     uintptr_t start;
     long page = sysconf(_SC_PAGESIZE);
     mallopt(M_ARENA_MAX, 1);
     mallopt(M_TOP_PAD, 32 << 20);
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 64 << 20);
-    if (page <= 0 || !(p = (char *)malloc(1))) return;
+    if (page <= 0 || !(heap_first = (char *)malloc(1))) return;
     end = (char *)sbrk(0);
-    start = (uintptr_t)p & ~(uintptr_t)(page - 1);
-    free(p);
+    start = (uintptr_t)heap_first & ~(uintptr_t)(page - 1);
     if (end != (char *)-1 && (uintptr_t)end > start) (void)madvise((void *)start, (size_t)((uintptr_t)end - start), MADV_HUGEPAGE);
 #endif
 }

@@ -96,6 +96,18 @@ typedef struct chain_text {
     char *text;                /* the text, then the raw addresses */
     size_t textlen, rawlen, cap;
 } chain_text;
+/* the start of a sample's line (comm, pid/tid, cpu), the last one per
+   cpu: consecutive samples on a cpu are mostly of one thread */
+#define START_CACHE 64
+typedef struct start_text {
+    const char *comm;
+    int32_t pid, tid;
+    uint32_t cpu;
+    unsigned fields;
+    int width;
+    size_t len;
+    char text[96];
+} start_text;
 /* the commands' padded text, cached by their interned pointer */
 #define COMM_CACHE 256
 typedef struct comm_text { const char *comm; int width; size_t len; char text[64]; } comm_text;
@@ -134,6 +146,7 @@ typedef struct script_ctx {
     size_t tlen, tcap;
     frame *cache;
     comm_text *comms;
+    start_text *starts;
     chain_text *chains;
     char **evtext;             /* per event: its name padded as perf pads it, and ": " */
     size_t *evlen, nevtext;
@@ -771,16 +784,49 @@ static void put_comm(script_ctx *c, const char *comm, int width) {
     put(c, e->text, e->len);
 }
 
+static void put_start_text(script_ctx *c, unsigned fields, const char *comm, int width, int32_t pid, int32_t tid,
+                           uint32_t cpu);
 /* perf_sample__fprintf_start: comm, pid/tid, cpu, time */
 static void put_start(script_ctx *c, unsigned fields, long event, pd_thread *t, int32_t pid, int32_t tid, uint32_t cpu,
                       uint64_t time) {
+    const char *comm = NULL;
+    int width = 0;
+    size_t start = c->len, n;
+    start_text *e;
     if (fields & F_COMM) {
-        const char *comm = t ? pd_state_comm(&c->st, t) : ":-1";
         const perfdata_file *f = c->s->file;
         int chain = event >= 0 && (size_t)event < f->nr_events &&
                     (f->events[event].attr.sample_type & PERFDATA_SAMPLE_CALLCHAIN);
-        put_comm(c, comm, (fields & F_IP) && chain && c->use_callchain ? 0 : 16);
+        comm = t ? pd_state_comm(&c->st, t) : ":-1";
+        width = (fields & F_IP) && chain && c->use_callchain ? 0 : 16;
     }
+    if (!c->starts && !(c->starts = (start_text *)calloc(START_CACHE, sizeof *c->starts))) pd_nomem();
+    e = &c->starts[cpu % START_CACHE];
+    if (e->len && e->comm == comm && e->width == width && e->pid == pid && e->tid == tid && e->cpu == cpu &&
+        e->fields == fields) {
+        put(c, e->text, e->len);
+    } else {
+        put_start_text(c, fields, comm, width, pid, tid, cpu);
+        n = c->len - start;
+        e->len = 0;
+        if (n <= sizeof e->text) {
+            memcpy(e->text, c->buf + start, n);
+            e->len = n;
+            e->comm = comm;
+            e->width = width;
+            e->pid = pid;
+            e->tid = tid;
+            e->cpu = cpu;
+            e->fields = fields;
+        }
+    }
+    if (fields & F_TIME) put_time(c, time);
+}
+
+/* comm, pid/tid and cpu */
+static void put_start_text(script_ctx *c, unsigned fields, const char *comm, int width, int32_t pid, int32_t tid,
+                           uint32_t cpu) {
+    if (fields & F_COMM) put_comm(c, comm, width);
     if ((fields & F_PID) && (fields & F_TID)) {
         put_int(c, pid, 5, 0);
         put(c, "/", 1);
@@ -798,7 +844,6 @@ static void put_start(script_ctx *c, unsigned fields, long event, pd_thread *t, 
             putf(c, "[%03d] ", (int)cpu);
         }
     }
-    if (fields & F_TIME) put_time(c, time);
 }
 
 static unsigned fields_of(script_ctx *c, long event) {
@@ -1409,6 +1454,7 @@ int pd_cmd_script(int argc, char **argv) {
         for (i = 0; i < ((size_t)1 << FRAME_CACHE_BITS); i++) free(c.cache[i].text);
     free(c.cache);
     free(c.comms);
+    free(c.starts);
     if (c.chains)
         for (i = 0; i < CHAIN_CACHE; i++) free(c.chains[i].text);
     free(c.chains);
