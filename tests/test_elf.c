@@ -1441,6 +1441,378 @@ TEST(kallsyms) {
     }
 }
 
+/* ------------------------------------------------------------ PLT images */
+
+/* An x86 ET_DYN image with a PLT, laid out as GNU ld lays out a PIE (vaddr
+   == file offset): .init at 0x1000, .plt at 0x1020 (a header, then one
+   entry per relocation, sh_entsize each), .plt.got, .plt.sec when asked,
+   .text, .data at 0x4000; .dynsym with one undefined function per entry
+   and then the exports; .rela.plt (ELF32: .rel.plt); .symtab when given.
+   The expectations below are what perf 6.1 prints for these images. */
+typedef struct psym {
+    const char *name;
+    unsigned bind, type, sec;   /* sec: a Q_ section, 0 undefined */
+    uint64_t value, size;
+} psym;
+
+enum { Q_NULL, Q_INIT, Q_PLT, Q_PLTGOT, Q_PLTSEC, Q_TEXT, Q_DATA, Q_DYNSYM, Q_DYNSTR, Q_REL, Q_SYMTAB, Q_STRTAB, Q_SHSTRTAB, Q_COUNT };
+enum { Q_DYNSYM_AT = 0x5000, Q_DYNSTR_AT = 0x5400, Q_REL_AT = 0x5600, Q_SYMTAB_AT = 0x5800, Q_STRTAB_AT = 0x5c00,
+       Q_SHSTRTAB_AT = 0x5e00, Q_SHDRS_AT = 0x5f00, Q_SIZE = 0x6400 };
+static const char *const plt_funcs[] = {"puts", "abort", "malloc", "free", "strlen", "memcpy", "exit", "getenv"};
+
+typedef struct pspec {
+    int elf64;
+    unsigned entsize, nplt;     /* .plt's sh_entsize; entries (at most 8) */
+    int with_sec;               /* a .plt.sec, as -z ibtplt makes */
+    int dynsym_nobits;          /* a debug file's .dynsym */
+    const psym *syms;           /* .symtab (none when NULL) */
+    size_t nsyms;
+    const psym *exports;        /* defined .dynsym symbols */
+    size_t nexports;
+} pspec;
+
+typedef struct pimg {
+    unsigned char *b;
+    size_t n;
+    uint64_t plt, pltgot, pltsec, text;
+} pimg;
+
+static void le(unsigned char *b, size_t off, uint64_t v, unsigned width) {
+    unsigned i;
+    for (i = 0; i < width; i++) b[off + i] = (unsigned char)(v >> 8 * i);
+}
+
+static size_t add_str(unsigned char *b, size_t at, size_t *len, const char *s) {
+    size_t o = *len;
+    memcpy(b + at + o, s, strlen(s) + 1);
+    *len += strlen(s) + 1;
+    return o;
+}
+
+static void psym_put(const pspec *sp, unsigned char *b, size_t at, size_t i, uint32_t name, const psym *s) {
+    size_t p = at + i * (sp->elf64 ? 24 : 16);
+    le(b, p, name, 4);
+    if (sp->elf64) {
+        b[p + 4] = (unsigned char)(s->bind << 4 | s->type); le(b, p + 6, s->sec, 2); le(b, p + 8, s->value, 8); le(b, p + 16, s->size, 8);
+    } else {
+        le(b, p + 4, s->value, 4); le(b, p + 8, s->size, 4); b[p + 12] = (unsigned char)(s->bind << 4 | s->type); le(b, p + 14, s->sec, 2);
+    }
+}
+
+static void pshdr(const pspec *sp, unsigned char *b, int i, uint32_t name, uint32_t type, uint64_t flags, uint64_t addr,
+                  uint64_t off, uint64_t size, uint32_t link, uint64_t entsize) {
+    size_t p = Q_SHDRS_AT + (size_t)i * (sp->elf64 ? 64 : 40);
+    le(b, p, name, 4);
+    le(b, p + 4, type, 4);
+    if (sp->elf64) {
+        le(b, p + 8, flags, 8); le(b, p + 16, addr, 8); le(b, p + 24, off, 8); le(b, p + 32, size, 8);
+        le(b, p + 40, link, 4); le(b, p + 44, type == 2 || type == 11 ? 1 : 0, 4); le(b, p + 48, 8, 8); le(b, p + 56, entsize, 8);
+    } else {
+        le(b, p + 8, flags, 4); le(b, p + 12, addr, 4); le(b, p + 16, off, 4); le(b, p + 20, size, 4);
+        le(b, p + 24, link, 4); le(b, p + 28, type == 2 || type == 11 ? 1 : 0, 4); le(b, p + 32, 4, 4); le(b, p + 36, entsize, 4);
+    }
+}
+
+static pimg plt_image(const pspec *sp) {
+    static const char *const names[Q_COUNT] = {"", ".init", ".plt", ".plt.got", ".plt.sec", ".text", ".data", ".dynsym",
+                                               ".dynstr", ".rela.plt", ".symtab", ".strtab", ".shstrtab"};
+    pimg im;
+    unsigned char *b = (unsigned char *)calloc(1, Q_SIZE);
+    size_t symsz = sp->elf64 ? 24 : 16, relsz = sp->elf64 ? 24 : 8, shstr = 0, dstr = 0, sstr = 0, i;
+    uint32_t shname[Q_COUNT];
+    psym und = {NULL, 1, 2, 0, 0, 0};
+    if (!b) exit(2);
+    im.b = b;
+    im.n = Q_SIZE;
+    im.plt = 0x1020;
+    im.pltgot = im.plt + 16 * (sp->nplt + 1);
+    im.pltsec = im.pltgot + 0x10;
+    im.text = sp->with_sec ? im.pltsec + 16 * sp->nplt : im.pltgot + 0x10;
+    for (i = 0; i < Q_COUNT; i++) {
+        const char *n = names[i];
+        if (i == Q_PLTSEC && !sp->with_sec) n = ".unused";
+        if (i == Q_REL && !sp->elf64) n = ".rel.plt";
+        shname[i] = (uint32_t)add_str(b, Q_SHSTRTAB_AT, &shstr, n);
+    }
+    add_str(b, Q_DYNSTR_AT, &dstr, "");
+    for (i = 0; i < sp->nplt; i++) {
+        und.name = plt_funcs[i];
+        psym_put(sp, b, Q_DYNSYM_AT, i + 1, (uint32_t)add_str(b, Q_DYNSTR_AT, &dstr, plt_funcs[i]), &und);
+        le(b, Q_REL_AT + i * relsz, 0x4080 + 8 * i, sp->elf64 ? 8 : 4);  /* r_offset: its GOT slot */
+        if (sp->elf64) le(b, Q_REL_AT + i * relsz + 8, (uint64_t)(i + 1) << 32 | 7, 8);  /* R_X86_64_JUMP_SLOT */
+        else le(b, Q_REL_AT + i * relsz + 4, (uint64_t)(i + 1) << 8 | 7, 4);                /* R_386_JMP_SLOT */
+    }
+    for (i = 0; i < sp->nexports; i++)
+        psym_put(sp, b, Q_DYNSYM_AT, sp->nplt + 1 + i, (uint32_t)add_str(b, Q_DYNSTR_AT, &dstr, sp->exports[i].name), &sp->exports[i]);
+    add_str(b, Q_STRTAB_AT, &sstr, "");
+    for (i = 0; i < sp->nsyms; i++)
+        psym_put(sp, b, Q_SYMTAB_AT, i + 1, (uint32_t)add_str(b, Q_STRTAB_AT, &sstr, sp->syms[i].name), &sp->syms[i]);
+    memcpy(b, "\x7f" "ELF", 4);
+    b[4] = sp->elf64 ? 2 : 1;
+    b[5] = 1;
+    b[6] = 1;
+    le(b, 16, 3, 2);                                /* ET_DYN */
+    le(b, 18, sp->elf64 ? 62 : 3, 2);               /* x86-64, i386 */
+    le(b, 20, 1, 4);
+    if (sp->elf64) {
+        le(b, 24, im.text, 8); le(b, 32, 64, 8); le(b, 40, Q_SHDRS_AT, 8);
+        le(b, 52, 64, 2); le(b, 54, 56, 2); le(b, 56, 2, 2); le(b, 58, 64, 2); le(b, 60, Q_COUNT, 2); le(b, 62, Q_SHSTRTAB, 2);
+        le(b, 64, 1, 4); le(b, 68, 5, 4); le(b, 72, 0, 8); le(b, 80, 0, 8); le(b, 88, 0, 8);
+        le(b, 96, 0x4000, 8); le(b, 104, 0x4000, 8); le(b, 112, 0x1000, 8);          /* PT_LOAD R+X */
+        le(b, 120, 1, 4); le(b, 124, 6, 4); le(b, 128, 0x4000, 8); le(b, 136, 0x4000, 8); le(b, 144, 0x4000, 8);
+        le(b, 152, 0x100, 8); le(b, 160, 0x100, 8); le(b, 168, 0x1000, 8);             /* PT_LOAD RW */
+    } else {
+        le(b, 24, im.text, 4); le(b, 28, 52, 4); le(b, 32, Q_SHDRS_AT, 4);
+        le(b, 40, 52, 2); le(b, 42, 32, 2); le(b, 44, 2, 2); le(b, 46, 40, 2); le(b, 48, Q_COUNT, 2); le(b, 50, Q_SHSTRTAB, 2);
+        le(b, 52, 1, 4); le(b, 56, 0, 4); le(b, 60, 0, 4); le(b, 64, 0, 4); le(b, 68, 0x4000, 4); le(b, 72, 0x4000, 4);
+        le(b, 76, 5, 4); le(b, 80, 0x1000, 4);
+        le(b, 84, 1, 4); le(b, 88, 0x4000, 4); le(b, 92, 0x4000, 4); le(b, 96, 0x4000, 4); le(b, 100, 0x100, 4);
+        le(b, 104, 0x100, 4); le(b, 108, 6, 4); le(b, 112, 0x1000, 4);
+    }
+    pshdr(sp, b, Q_INIT, shname[Q_INIT], 1, 6, 0x1000, 0x1000, 0x17, 0, 0);
+    pshdr(sp, b, Q_PLT, shname[Q_PLT], 1, 6, im.plt, im.plt, 16 * (sp->nplt + 1), 0, sp->entsize);
+    pshdr(sp, b, Q_PLTGOT, shname[Q_PLTGOT], 1, 6, im.pltgot, im.pltgot, 8, 0, 8);
+    pshdr(sp, b, Q_PLTSEC, shname[Q_PLTSEC], 1, 6, im.pltsec, im.pltsec, sp->with_sec ? 16 * sp->nplt : 0, 0, 16);
+    pshdr(sp, b, Q_TEXT, shname[Q_TEXT], 1, 6, im.text, im.text, 0x100, 0, 0);
+    pshdr(sp, b, Q_DATA, shname[Q_DATA], 1, 3, 0x4000, 0x4000, 0x100, 0, 0);
+    pshdr(sp, b, Q_DYNSYM, shname[Q_DYNSYM], sp->dynsym_nobits ? 8 : 11, 2, Q_DYNSYM_AT, Q_DYNSYM_AT,
+          (1 + sp->nplt + sp->nexports) * symsz, Q_DYNSTR, symsz);
+    pshdr(sp, b, Q_DYNSTR, shname[Q_DYNSTR], 3, 2, Q_DYNSTR_AT, Q_DYNSTR_AT, dstr, 0, 0);
+    pshdr(sp, b, Q_REL, shname[Q_REL], sp->elf64 ? 4 : 9, 2, Q_REL_AT, Q_REL_AT, sp->nplt * relsz, Q_DYNSYM, relsz);
+    if (sp->syms) {
+        pshdr(sp, b, Q_SYMTAB, shname[Q_SYMTAB], 2, 0, 0, Q_SYMTAB_AT, (1 + sp->nsyms) * symsz, Q_STRTAB, symsz);
+        pshdr(sp, b, Q_STRTAB, shname[Q_STRTAB], 3, 0, 0, Q_STRTAB_AT, sstr, 0, 0);
+    } else {                    /* stripped: the names stay, as empty sections */
+        pshdr(sp, b, Q_SYMTAB, shname[Q_SYMTAB], 8, 0, 0, 0, 0, 0, 0);
+        pshdr(sp, b, Q_STRTAB, shname[Q_STRTAB], 8, 0, 0, 0, 0, 0, 0);
+    }
+    pshdr(sp, b, Q_SHSTRTAB, shname[Q_SHSTRTAB], 3, 0, 0, Q_SHSTRTAB_AT, shstr, 0, 0);
+    return im;
+}
+
+/* Opens the image (also written to T/name for a look with perf). */
+static pd_elf *open_plt_image(const pimg *im, const char *name) {
+    char path[512];
+    pd_elf *elf = NULL;
+    tpath(path, sizeof path, name);
+    write_file(path, im->b, im->n);
+    test_set_context(name);
+    if (!CHECK(pd_elf_open_mem(im->b, im->n, &elf, NULL) == PD_ELF_OK)) return NULL;
+    return elf;
+}
+
+/* pd_elf_lookup_plt at vaddr gives want (NULL: nothing) starting at addr. */
+static void check_plt_at(const pd_elf *elf, uint64_t vaddr, const char *want, uint64_t addr) {
+    const pd_elf_sym *s = pd_elf_lookup_plt(elf, vaddr);
+    if (!want) {
+        if (!CHECK(s == NULL)) fprintf(stderr, "  at 0x%llx: %s, not nothing\n", (ULL)vaddr, s->name);
+        return;
+    }
+    if (!CHECK(s && !strcmp(s->name, want) && s->addr == addr && vaddr < s->end))
+        fprintf(stderr, "  at 0x%llx: %s+0x%llx, not %s+0x%llx\n", (ULL)vaddr, s ? s->name : "nothing",
+                s ? (ULL)(vaddr - s->addr) : 0, want, (ULL)(vaddr - addr));
+}
+
+static const psym sym_init = {"_init", PD_ELF_STB_LOCAL, PD_ELF_STT_FUNC, Q_INIT, 0x1000, 0};
+static const psym sym_stdin_used = {"_IO_stdin_used", PD_ELF_STB_GLOBAL, 1, Q_DATA, 0x4000, 4};
+
+/* A stripped binary (cut, env): entries after the 16-byte header, named in
+   relocation order; the header and .plt.got are no symbol's; no entry for
+   .plt.sec. */
+TEST(plt_stripped) {
+    pspec sp;
+    pimg im;
+    pd_elf *elf;
+    const pd_elf_info *info;
+    size_t i;
+    memset(&sp, 0, sizeof sp);
+    sp.elf64 = 1; sp.entsize = 16; sp.nplt = 3; sp.exports = &sym_stdin_used; sp.nexports = 1;
+    im = plt_image(&sp);
+    if ((elf = open_plt_image(&im, "plt-stripped")) != NULL) {
+        info = pd_elf_get_info(elf);
+        CHECK_EQ_U64(info->nr_plt, 3);
+        for (i = 0; i < info->nr_plt; i++) CHECK(strcmp(info->plt[i].name, ".plt") != 0);
+        check_plt_at(elf, im.plt, NULL, 0);
+        check_plt_at(elf, im.plt + 6, NULL, 0);                 /* the header: perf's [unknown] */
+        check_plt_at(elf, im.plt + 0x10, "puts@plt", im.plt + 0x10);
+        check_plt_at(elf, im.plt + 0x2f, "abort@plt", im.plt + 0x20);
+        check_plt_at(elf, im.plt + 0x36, "malloc@plt", im.plt + 0x30);
+        check_plt_at(elf, im.pltgot, NULL, 0);
+        pd_elf_close(elf);
+    }
+    free(im.b);
+    /* -z ibtplt: calls go through .plt.sec, which perf 6.1 leaves unnamed */
+    sp.with_sec = 1;
+    im = plt_image(&sp);
+    if ((elf = open_plt_image(&im, "plt-sec")) != NULL) {
+        check_plt_at(elf, im.plt + 0x14, "puts@plt", im.plt + 0x10);
+        check_plt_at(elf, im.pltsec, NULL, 0);
+        check_plt_at(elf, im.pltsec + 0x24, NULL, 0);
+        pd_elf_close(elf);
+    }
+    free(im.b);
+    /* ELF32 with .rel.plt */
+    sp.elf64 = 0; sp.with_sec = 0;
+    im = plt_image(&sp);
+    if ((elf = open_plt_image(&im, "plt-elf32")) != NULL) {
+        check_plt_at(elf, im.plt + 0x1f, "puts@plt", im.plt + 0x10);
+        check_plt_at(elf, im.plt + 0x30, "malloc@plt", im.plt + 0x30);
+        pd_elf_close(elf);
+    }
+    free(im.b);
+    /* nothing defined in .dynsym: perf loads no symbol, so makes no entry */
+    sp.elf64 = 1; sp.nexports = 0;
+    im = plt_image(&sp);
+    if ((elf = open_plt_image(&im, "plt-nothing-defined")) != NULL) {
+        CHECK_EQ_U64(pd_elf_get_info(elf)->nr_plt, 0);
+        check_plt_at(elf, im.plt + 0x16, NULL, 0);
+        pd_elf_close(elf);
+    }
+    free(im.b);
+    test_set_context(NULL);
+}
+
+/* With .symtab, _init (size 0) reaches over the PLT up to the next symbol;
+   an address in an entry is _init's when _init is the entry's ancestor in
+   perf's tree, which depends on every symbol perf keeps: objects, and
+   those of .dynsym too. */
+TEST(plt_under_init) {
+    static const psym only_init[] = {{"_init", PD_ELF_STB_LOCAL, PD_ELF_STT_FUNC, Q_INIT, 0x1000, 0}};
+    static const psym with_main[] = {{"_init", PD_ELF_STB_LOCAL, PD_ELF_STT_FUNC, Q_INIT, 0x1000, 0},
+                                     {"main", PD_ELF_STB_GLOBAL, PD_ELF_STT_FUNC, Q_TEXT, 0x1050, 0x20}};
+    static const psym with_object[] = {{"_init", PD_ELF_STB_LOCAL, PD_ELF_STT_FUNC, Q_INIT, 0x1000, 0},
+                                       {"counter", PD_ELF_STB_LOCAL, 1, Q_DATA, 0x4010, 4}};
+    pspec sp;
+    pimg im;
+    pd_elf *elf;
+    memset(&sp, 0, sizeof sp);
+    sp.elf64 = 1; sp.entsize = 16; sp.nplt = 1;
+    sp.syms = only_init; sp.nsyms = 1;
+    im = plt_image(&sp);
+    if ((elf = open_plt_image(&im, "plt-init")) != NULL) {      /* the entry below _init: as python3.11 */
+        check_plt_at(elf, im.plt + 0x6, "_init", 0x1000);
+        check_plt_at(elf, im.plt + 0x16, "_init", 0x1000);      /* perf: _init+0x36, not puts@plt+0x6 */
+        check_plt_at(elf, im.pltgot + 4, "_init", 0x1000);
+        check_plt_at(elf, im.text - 1, "_init", 0x1000);        /* the padding before .text */
+        pd_elf_close(elf);
+    }
+    free(im.b);
+    /* an object exported in .dynsym makes the entry the tree's root */
+    sp.exports = &sym_stdin_used; sp.nexports = 1;
+    im = plt_image(&sp);
+    if ((elf = open_plt_image(&im, "plt-init-export")) != NULL) {
+        check_plt_at(elf, im.plt + 0x6, "_init", 0x1000);
+        check_plt_at(elf, im.plt + 0x16, "puts@plt", im.plt + 0x10);
+        check_plt_at(elf, im.pltgot + 4, NULL, 0);              /* past the root: no symbol */
+        pd_elf_close(elf);
+    }
+    free(im.b);
+    /* one more symbol, a function or an object, and _init is above it again */
+    sp.syms = with_main; sp.nsyms = 2;
+    im = plt_image(&sp);
+    if ((elf = open_plt_image(&im, "plt-init-main")) != NULL) {
+        check_plt_at(elf, im.plt + 0x16, "_init", 0x1000);
+        check_plt_at(elf, im.pltgot + 4, "_init", 0x1000);
+        pd_elf_close(elf);
+    }
+    free(im.b);
+    sp.syms = with_object;
+    im = plt_image(&sp);
+    if ((elf = open_plt_image(&im, "plt-init-object")) != NULL) {
+        check_plt_at(elf, im.plt + 0x16, "_init", 0x1000);
+        pd_elf_close(elf);
+    }
+    free(im.b);
+    /* eight entries: the tree's shape names each */
+    sp.nplt = 8;
+    im = plt_image(&sp);
+    if ((elf = open_plt_image(&im, "plt-init-8")) != NULL) {
+        unsigned i;
+        check_plt_at(elf, im.plt + 0xf, "_init", 0x1000);
+        for (i = 0; i < 8; i++) {
+            char want[32];
+            uint64_t at = im.plt + 0x10 + 0x10 * (uint64_t)i;
+            snprintf(want, sizeof want, "%s@plt", plt_funcs[i]);
+            check_plt_at(elf, at + 3, want, at);
+        }
+        check_plt_at(elf, im.pltgot, NULL, 0);
+        pd_elf_close(elf);
+    }
+    free(im.b);
+    test_set_context(NULL);
+}
+
+/* sh_entsize 0 (lld's .plt): perf puts every entry at .plt's start with
+   size 0, holding that one address; duplicates at one address go as
+   symbols__fixup_duplicate has them (the tree's erasures shape it too);
+   and with a debug file, its .symtab is the tree's. */
+TEST(plt_oddities) {
+    psym syms[5];
+    pspec sp;
+    pimg im, dbg;
+    pd_elf *elf, *syms_elf;
+    memset(&sp, 0, sizeof sp);
+    memset(syms, 0, sizeof syms);
+    sp.elf64 = 1; sp.entsize = 0; sp.nplt = 3; sp.exports = &sym_stdin_used; sp.nexports = 1;
+    syms[0] = sym_init;
+    syms[1].name = "main"; syms[1].bind = PD_ELF_STB_GLOBAL; syms[1].type = PD_ELF_STT_FUNC; syms[1].sec = Q_TEXT;
+    syms[1].value = 0x1080; syms[1].size = 0x20;   /* the .text of 3 entries */
+    sp.syms = syms; sp.nsyms = 2;
+    im = plt_image(&sp);
+    if ((elf = open_plt_image(&im, "plt-entsize-0")) != NULL) {
+        CHECK_EQ_U64(pd_elf_get_info(elf)->nr_plt, 3);
+        check_plt_at(elf, im.plt, "puts@plt", im.plt);        /* one of the three, as the tree has it */
+        check_plt_at(elf, im.plt + 1, NULL, 0);
+        pd_elf_close(elf);
+    }
+    free(im.b);
+    /* three symbols at _init's address, and one more before the PLT */
+    sp.entsize = 16; sp.nplt = 5;
+    syms[1].name = "_init_alias"; syms[1].bind = PD_ELF_STB_GLOBAL; syms[1].sec = Q_INIT; syms[1].value = 0x1000; syms[1].size = 0;
+    syms[2].name = "init_weak"; syms[2].bind = PD_ELF_STB_WEAK; syms[2].type = PD_ELF_STT_FUNC; syms[2].sec = Q_INIT;
+    syms[2].value = 0x1000; syms[2].size = 0x17;
+    syms[3].name = "init_tail"; syms[3].bind = PD_ELF_STB_LOCAL; syms[3].type = PD_ELF_STT_FUNC; syms[3].sec = Q_INIT;
+    syms[3].value = 0x1010; syms[3].size = 0;
+    syms[4].name = "main"; syms[4].bind = PD_ELF_STB_GLOBAL; syms[4].type = PD_ELF_STT_FUNC; syms[4].sec = Q_TEXT;
+    syms[4].value = 0x1090; syms[4].size = 0x20;
+    sp.nsyms = 5;
+    im = plt_image(&sp);
+    if ((elf = open_plt_image(&im, "plt-duplicates")) != NULL) {
+        check_plt_at(elf, im.plt + 0x2, "init_tail", 0x1010);
+        check_plt_at(elf, im.plt + 0x12, "init_tail", 0x1010);  /* the first entry */
+        check_plt_at(elf, im.plt + 0x22, "abort@plt", im.plt + 0x20);
+        check_plt_at(elf, im.plt + 0x32, "malloc@plt", im.plt + 0x30);
+        check_plt_at(elf, im.plt + 0x5f, "strlen@plt", im.plt + 0x50);
+        check_plt_at(elf, im.pltgot, NULL, 0);
+        pd_elf_close(elf);
+    }
+    free(im.b);
+    /* a stripped binary whose .dynsym defines nothing, and its debug file */
+    sp.nplt = 1; sp.nexports = 0; sp.syms = NULL; sp.nsyms = 0;
+    im = plt_image(&sp);
+    sp.syms = &sym_init; sp.nsyms = 1; sp.dynsym_nobits = 1;
+    dbg = plt_image(&sp);
+    elf = open_plt_image(&im, "plt-debug-bin");
+    syms_elf = open_plt_image(&dbg, "plt-debug-file");
+    if (elf && syms_elf) {
+        CHECK_EQ_U64(pd_elf_get_info(elf)->nr_plt, 0);
+        check_plt_at(elf, im.plt + 0x16, NULL, 0);
+        pd_elf_plt_symbols_from(elf, syms_elf);
+        pd_elf_close(syms_elf);            /* elf keeps it */
+        syms_elf = NULL;
+        CHECK_EQ_U64(pd_elf_get_info(elf)->nr_plt, 1);
+        check_plt_at(elf, im.plt + 0x6, "_init", 0x1000);
+        check_plt_at(elf, im.plt + 0x16, "_init", 0x1000);
+        pd_elf_plt_symbols_from(elf, elf);  /* back to its own: none */
+        CHECK_EQ_U64(pd_elf_get_info(elf)->nr_plt, 0);
+    }
+    pd_elf_close(elf);
+    pd_elf_close(syms_elf);
+    free(im.b);
+    free(dbg.b);
+    test_set_context(NULL);
+}
+
 /* ----------------------------------------------------------------- main */
 
 int main(int argc, char **argv) {
@@ -1456,6 +1828,9 @@ int main(int argc, char **argv) {
     RUN_TEST(class_and_byte_order);
     RUN_TEST(ifunc_symbols);
     RUN_TEST(debug_file);
+    RUN_TEST(plt_stripped);
+    RUN_TEST(plt_under_init);
+    RUN_TEST(plt_oddities);
     RUN_TEST(hostile_sweeps);
     RUN_TEST(find_binaries);
     RUN_TEST(kallsyms);

@@ -120,6 +120,7 @@ typedef struct layout {
     unsigned phdr_size, p_type, p_flags, p_offset, p_vaddr, p_filesz, p_align;
     unsigned shdr_size, sh_type, sh_offset, sh_size, sh_link, sh_info, sh_addralign, sh_entsize;
     unsigned sym_size, st_name, st_info, st_shndx, st_value, st_size;
+    unsigned p_memsz;
 } layout;
 
 static const layout layout32 = {
@@ -127,6 +128,7 @@ static const layout layout32 = {
     32, 0, 24, 4, 8, 16, 28,
     40, 4, 16, 20, 24, 28, 32, 36,
     16, 0, 12, 14, 4, 8,
+    20,
 };
 
 static const layout layout64 = {
@@ -134,6 +136,7 @@ static const layout layout64 = {
     56, 0, 4, 8, 16, 32, 48,
     64, 4, 24, 32, 40, 44, 48, 56,
     24, 0, 4, 6, 8, 16,
+    40,
 };
 
 struct pd_elf {
@@ -148,6 +151,11 @@ struct pd_elf {
     uint64_t *reach;            /* reach[i]: greatest end among syms[0..i] */
     pd_elf_sym *plt;            /* synthesized PLT symbols, by address */
     char *plt_names;
+    uint64_t plt_delta;         /* .plt's sh_addr - sh_offset: perf keeps file offsets */
+    struct pd_elf_plt_answer *plt_answers; /* what perf finds in the PLT area, by address; */
+    size_t nr_answers;          /* none: the entries alone */
+    pd_elf_sym *plt_copies;     /* the answers that are no entry and none of syms */
+    pd_elf *plt_syms;           /* the symbols' file when not this one (a reference) */
     void *mapping;              /* pd_elf_open_file's mmap, else NULL */
     size_t mapping_size;
     /* The PT_LOAD segments decoded once, in table order: map_to_vaddr runs
@@ -441,11 +449,6 @@ static int preference(uint64_t size_a, int bind_a, const char *name_a, uint64_t 
     return 0;
 }
 
-static int cmp_sym_addr(const void *pa, const void *pb) {
-    const pd_elf_sym *a = (const pd_elf_sym *)pa, *b = (const pd_elf_sym *)pb;
-    return a->addr < b->addr ? -1 : a->addr > b->addr;
-}
-
 static int cmp_opt_str(const char *a, const char *b) {
     if (!a || !b) return (a != NULL) - (b != NULL);
     return strcmp(a, b);
@@ -521,12 +524,34 @@ static pd_elf_status load_symbols(pd_elf *e, pd_elf_error *err) {
 
 /* ------------------------------------------------------------------ plt */
 
-/* The index of the section named want, or shnum. */
+/* perf 6.1 keeps all of a binary's symbols in one red-black tree ordered by
+   start (dso__load): those of .symtab, then those of .dynsym, each table
+   followed by symbols__fixup_end (a size-0 symbol ends where the next one
+   in the tree starts) and symbols__fixup_duplicate (one symbol per start);
+   then, when the tables gave any symbol, one "name@plt" per PLT relocation
+   (dso__synthesize_plt_symbols), with no fixup after them. symbols__find
+   walks down from the root and takes the first symbol that holds the
+   address. Symbols overlap there: a size-0 symbol just before the PLT (the
+   _init of any binary that keeps .symtab) reaches over all of it, and an
+   address in an entry is the entry's or _init's as one or the other comes
+   first on the way down, which only the tree's shape says. So inside the
+   PLT area (.plt, .plt.got, .plt.sec and the entries) the tree is built
+   as perf builds it, and what symbols__find gives there is kept. */
+
+#define PD_ELF_NIL ((size_t)-1)
+#define PD_ELF_SHF_ALLOC 2
+#define PD_ELF_STT_OBJECT 1
+#define PD_ELF_EM_SPARC 2
+#define PD_ELF_EM_SPARCV9 43
+#define PD_ELF_PLT_NAME_MAX 1023 /* perf's "%s@plt" goes into a char[1024] */
+
+/* The section perf's elf_section_by_name finds: the first of that name
+   after section 0; shnum when none. */
 static size_t section_named(const pd_elf *e, const char *want) {
     view names;
     size_t i;
     if (e->shstrndx >= e->shnum || section_data(e, e->shstrndx, &names, NULL) != PD_ELF_OK) return e->shnum;
-    for (i = 0; i < e->shnum; i++) {
+    for (i = 1; i < e->shnum; i++) {
         const char *n = string_at(names, field(e, shdr(e, i), 0, 4));
         if (n && !strcmp(n, want)) return i;
     }
@@ -534,138 +559,718 @@ static size_t section_named(const pd_elf *e, const char *want) {
 }
 
 static uint64_t sh_addr(const pd_elf *e, size_t i) { return sh_word(e, i, e->L->word == 8 ? 16 : 12); }
+static uint64_t sh_flags(const pd_elf *e, size_t i) { return sh_word(e, i, 8); }
 
-/* perf's get_plt_sizes. 0 when unknown. */
+/* perf 6.1's PLT layout: header and entry sizes for ARM, AArch64 and SPARC,
+   else both sh_entsize (16 on x86 .plt, 0 when the linker leaves it 0). */
 static uint64_t plt_entry_size(const pd_elf *e, size_t plt, uint64_t *header) {
     uint64_t entsize = sh_word(e, plt, e->L->sh_entsize);
     switch (e->info.machine) {
     case PD_ELF_EM_ARM: *header = 20; return 12;
     case PD_ELF_EM_AARCH64: *header = 32; return 16;
-    case PD_ELF_EM_386:
-    case PD_ELF_EM_X86_64:
-        if (entsize != 8 && entsize != 16) entsize = sh_word(e, plt, e->L->sh_addralign) == 8 ? 8 : 16;
-        *header = entsize;
-        return entsize;
+    case PD_ELF_EM_SPARC: *header = 48; return 12;
+    case PD_ELF_EM_SPARCV9: *header = 128; return 32;
     default: *header = entsize; return entsize;
     }
 }
 
-typedef struct plt_rel { uint64_t sym; } plt_rel;
+/* ---- perf's symbols, as dso__load_sym_internal takes them */
 
-/* perf's dso__synthesize_plt_symbols, for the runtime binary: one symbol
-   per PLT relocation, named after the .dynsym symbol it binds. Nothing
-   (and no error) when the sections are missing or malformed. */
-static void synthesize_plt(pd_elf *e) {
-    size_t rel = section_named(e, ".rela.plt"), plt, sec = e->shnum, dynsym, strs, i, nr, entsz, total = 0, pos = 0, k = 0;
-    uint32_t type;
-    uint64_t header = 0, entry, addr, plt_size;
-    view relv, symv, strv;
-    plt_rel *rels;
-    int is_rela, lazy;
-    if (rel == e->shnum) rel = section_named(e, ".rel.plt");
-    if (rel == e->shnum) return;
-    type = sh_u32(e, rel, e->L->sh_type);
-    if (type != PD_ELF_SHT_RELA && type != PD_ELF_SHT_REL) return;
-    is_rela = type == PD_ELF_SHT_RELA;
-    dynsym = sh_u32(e, rel, e->L->sh_link);
-    if (dynsym >= e->shnum || sh_u32(e, dynsym, e->L->sh_type) != PD_ELF_SHT_DYNSYM) return;
-    strs = sh_u32(e, dynsym, e->L->sh_link);
-    if (strs >= e->shnum || sh_u32(e, strs, e->L->sh_type) != PD_ELF_SHT_STRTAB) return;
-    if ((plt = section_named(e, ".plt")) == e->shnum) return;
-    if (section_data(e, rel, &relv, NULL) != PD_ELF_OK || section_data(e, dynsym, &symv, NULL) != PD_ELF_OK ||
-        section_data(e, strs, &strv, NULL) != PD_ELF_OK)
-        return;
-    if (e->info.machine == PD_ELF_EM_386 || e->info.machine == PD_ELF_EM_X86_64) sec = section_named(e, ".plt.sec");
-    plt_size = sh_word(e, plt, e->L->sh_size);
-    if (sec != e->shnum) { /* IBT: entries in .plt.sec, no header */
-        entry = plt_entry_size(e, sec, &header);
-        addr = sh_addr(e, sec);
-        lazy = 0;
+typedef struct perf_table {
+    view syms, strs;
+    size_t count;
+} perf_table;
+
+/* The table perf reads: the section of that name, when it has that type.
+   1: found; 0: none; -1: perf's load fails (no data, no string table). */
+static int perf_table_at(const pd_elf *e, const char *name, uint32_t sh_type, perf_table *t) {
+    size_t i = section_named(e, name), link;
+    uint64_t entsize;
+    if (i == e->shnum || sh_u32(e, i, e->L->sh_type) != sh_type) return 0;
+    link = sh_u32(e, i, e->L->sh_link);
+    if (link >= e->shnum || section_data(e, i, &t->syms, NULL) != PD_ELF_OK ||
+        section_data(e, link, &t->strs, NULL) != PD_ELF_OK)
+        return -1;
+    entsize = sh_word(e, i, e->L->sh_entsize);
+    t->count = entsize ? (size_t)(sh_word(e, i, e->L->sh_size) / entsize) : 0; /* both bounded by the data below */
+    if (t->count > t->syms.n / e->L->sym_size) t->count = t->syms.n / e->L->sym_size;
+    return 1;
+}
+
+typedef struct perf_sym {
+    uint64_t key;               /* perf's start: a file offset (dso->adjust_symbols) */
+    uint64_t vaddr, size;
+    const char *name;           /* NULL: outside its string table */
+    unsigned char bind, type;
+} perf_sym;
+
+/* ARM mapping symbols ($a, $d, $t, $x, and "$a.foo"), read as perf reads
+   them: after a lone "$" it looks at the byte past the terminator. */
+static int arm_mapping_symbol(view strs, uint64_t off) {
+    unsigned char c1, c2;
+    if (off >= strs.n || strs.p[off] != '$' || strs.n - off < 3) return 0;
+    c1 = strs.p[off + 1];
+    c2 = strs.p[off + 2];
+    return (!c1 || strchr("adtx", c1)) && (!c2 || c2 == '.');
+}
+
+/* perf's file offset for a symbol value: through the runtime binary's
+   PT_LOAD holding it (elf_read_program_header), else through the symbol's
+   section. */
+static uint64_t perf_key(const pd_elf *run, uint64_t value, const pd_elf *sec_elf, size_t sec) {
+    size_t i;
+    for (i = 0; i < run->phnum; i++) {
+        uint64_t vaddr = ph_word(run, i, run->L->p_vaddr), filesz = ph_word(run, i, run->L->p_filesz);
+        uint64_t memsz = ph_word(run, i, run->L->p_memsz), sz = memsz > filesz ? memsz : filesz;
+        if (ph_u32(run, i, run->L->p_type) != PD_ELF_PT_LOAD || !sz) continue;
+        if (value >= vaddr && value < vaddr + sz) return value - (vaddr - ph_word(run, i, run->L->p_offset));
+    }
+    return value - (sh_addr(sec_elf, sec) - sh_word(sec_elf, sec, sec_elf->L->sh_offset));
+}
+
+/* Symbol i of table t of s, the symbols' file (run: the runtime binary):
+   1 and *out when perf keeps it, 0 when it skips it, -1 when perf's load
+   fails on it (a section index libelf has no section for). */
+static int perf_symbol(const pd_elf *s, const pd_elf *run, const perf_table *t, size_t i, perf_sym *out) {
+    const layout *L = s->L;
+    view sym = entry_at(t->syms, i, L->sym_size), names;
+    uint64_t name_off = field(s, sym, L->st_name, 4), shndx = field(s, sym, L->st_shndx, 2);
+    uint64_t value = field(s, sym, L->st_value, L->word);
+    unsigned info = (unsigned)field(s, sym, L->st_info, 1), other = (unsigned)field(s, sym, L->st_info + 1, 1);
+    unsigned type = info & 0xf, vis = other & 3;
+    const pd_elf *where = s;    /* whose section header perf reads */
+    int label = type == PD_ELF_STT_NOTYPE && name_off && shndx != PD_ELF_SHN_UNDEF && shndx != PD_ELF_SHN_ABS &&
+                vis != PD_ELF_STV_HIDDEN && vis != PD_ELF_STV_INTERNAL;
+    if (!label && !((type == PD_ELF_STT_FUNC || type == PD_ELF_STT_GNU_IFUNC || type == PD_ELF_STT_OBJECT) && name_off &&
+                    shndx != PD_ELF_SHN_UNDEF))
+        return 0;
+    if ((s->info.machine == PD_ELF_EM_ARM || s->info.machine == PD_ELF_EM_AARCH64) && arm_mapping_symbol(t->strs, name_off))
+        return 0;
+    if (shndx == PD_ELF_SHN_ABS) return 0;
+    if (shndx >= s->shnum) return -1;
+    if (!(sh_flags(s, (size_t)shndx) & PD_ELF_SHF_ALLOC)) return 0;
+    /* NOBITS (a debug file's copy of a section): the runtime binary's header */
+    if (sh_u32(s, (size_t)shndx, L->sh_type) == PD_ELF_SHT_NOBITS) {
+        if (shndx >= run->shnum) return -1;
+        where = run;
+    }
+    if (label) {                /* labels only in sections named *text* or *data* */
+        const char *sec = where->shstrndx < where->shnum &&
+                                  section_data(where, where->shstrndx, &names, NULL) == PD_ELF_OK
+                              ? string_at(names, field(where, shdr(where, (size_t)shndx), 0, 4)) : NULL;
+        if (!sec || (!strstr(sec, "text") && !strstr(sec, "data"))) return 0;
+    }
+    if (s->info.machine == PD_ELF_EM_ARM && type == PD_ELF_STT_FUNC && (value & 1)) value--;
+    out->key = perf_key(run, value, where, (size_t)shndx);
+    out->vaddr = value;
+    out->size = field(s, sym, L->st_size, L->word);
+    out->name = string_at(t->strs, name_off);
+    out->bind = (unsigned char)(info >> 4);
+    out->type = (unsigned char)type;
+    return 1;
+}
+
+/* ---- perf's tree: lib/rbtree.c's insertion and erasure, on indices */
+
+typedef struct pnode {
+    uint64_t start, end;        /* perf's, in file offsets; end == start: holds only start */
+    uint64_t vaddr, size;
+    const char *name;
+    size_t child[2], parent;
+    size_t entry;               /* the PLT entry it is, or PD_ELF_NIL */
+    unsigned char red, bind, type, gone;
+} pnode;
+
+typedef struct ptree {
+    pnode *n;
+    size_t count, root;
+} ptree;
+
+static void change_child(ptree *t, size_t old, size_t now, size_t parent) {
+    if (parent == PD_ELF_NIL) t->root = now;
+    else t->n[parent].child[t->n[parent].child[1] == old] = now;
+}
+
+/* now takes old's place and colour; old becomes now's child of colour red */
+static void rotate_set_parents(ptree *t, size_t old, size_t now, int red) {
+    size_t parent = t->n[old].parent;
+    t->n[now].parent = parent;
+    t->n[now].red = t->n[old].red;
+    t->n[old].parent = now;
+    t->n[old].red = (unsigned char)red;
+    change_child(t, old, now, parent);
+}
+
+/* __symbols__insert: equal starts go right; then __rb_insert */
+static void ptree_insert(ptree *t, size_t x) {
+    size_t p = PD_ELF_NIL, cur = t->root, node = x, parent, g, u, tmp;
+    int d = 0;
+    while (cur != PD_ELF_NIL) {
+        p = cur;
+        d = !(t->n[x].start < t->n[cur].start);
+        cur = t->n[cur].child[d];
+    }
+    t->n[x].parent = p;
+    t->n[x].child[0] = t->n[x].child[1] = PD_ELF_NIL;
+    t->n[x].red = 1;
+    if (p == PD_ELF_NIL) t->root = x;
+    else t->n[p].child[d] = x;
+    for (;;) {
+        parent = t->n[node].parent;
+        if (parent == PD_ELF_NIL) { t->n[node].red = 0; break; }
+        if (!t->n[parent].red) break;
+        g = t->n[parent].parent;
+        d = t->n[g].child[1] == parent; /* parent is g's child d */
+        u = t->n[g].child[!d];
+        if (u != PD_ELF_NIL && t->n[u].red) { /* case 1: colour flips, go up */
+            t->n[u].red = 0;
+            t->n[parent].red = 0;
+            t->n[g].red = 1;
+            node = g;
+            continue;
+        }
+        if (node == t->n[parent].child[!d]) { /* case 2: rotate at parent */
+            tmp = t->n[node].child[d];
+            t->n[parent].child[!d] = tmp;
+            t->n[node].child[d] = parent;
+            if (tmp != PD_ELF_NIL) { t->n[tmp].parent = parent; t->n[tmp].red = 0; }
+            t->n[parent].parent = node;
+            t->n[parent].red = 1;
+            parent = node;
+        }
+        tmp = t->n[parent].child[!d]; /* case 3: rotate at g */
+        t->n[g].child[d] = tmp;
+        t->n[parent].child[!d] = g;
+        if (tmp != PD_ELF_NIL) { t->n[tmp].parent = g; t->n[tmp].red = 0; }
+        rotate_set_parents(t, g, parent, 1);
+        break;
+    }
+}
+
+/* ____rb_erase_color */
+static void ptree_erase_color(ptree *t, size_t parent) {
+    size_t node = PD_ELF_NIL, sibling, tmp1, tmp2;
+    int d;
+    for (;;) {
+        d = t->n[parent].child[1] == node; /* node is parent's child d (the left one when both are NIL) */
+        sibling = t->n[parent].child[!d];
+        if (t->n[sibling].red) { /* case 1: rotate at parent */
+            tmp1 = t->n[sibling].child[d];
+            t->n[parent].child[!d] = tmp1;
+            t->n[sibling].child[d] = parent;
+            t->n[tmp1].parent = parent;
+            t->n[tmp1].red = 0;
+            rotate_set_parents(t, parent, sibling, 1);
+            sibling = tmp1;
+        }
+        tmp1 = t->n[sibling].child[!d];
+        if (tmp1 == PD_ELF_NIL || !t->n[tmp1].red) {
+            tmp2 = t->n[sibling].child[d];
+            if (tmp2 == PD_ELF_NIL || !t->n[tmp2].red) { /* case 2: sibling colour flip */
+                t->n[sibling].red = 1;
+                if (t->n[parent].red) t->n[parent].red = 0;
+                else {
+                    node = parent;
+                    parent = t->n[node].parent;
+                    if (parent != PD_ELF_NIL) continue;
+                }
+                break;
+            }
+            tmp1 = t->n[tmp2].child[!d]; /* case 3: rotate at sibling */
+            t->n[sibling].child[d] = tmp1;
+            t->n[tmp2].child[!d] = sibling;
+            t->n[parent].child[!d] = tmp2;
+            if (tmp1 != PD_ELF_NIL) { t->n[tmp1].parent = sibling; t->n[tmp1].red = 0; }
+            tmp1 = sibling;
+            sibling = tmp2;
+        }
+        tmp2 = t->n[sibling].child[d]; /* case 4: rotate at parent */
+        t->n[parent].child[!d] = tmp2;
+        t->n[sibling].child[d] = parent;
+        t->n[tmp1].parent = sibling;
+        t->n[tmp1].red = 0;
+        if (tmp2 != PD_ELF_NIL) t->n[tmp2].parent = parent;
+        rotate_set_parents(t, parent, sibling, 0);
+        break;
+    }
+}
+
+/* __rb_erase_augmented, then the rebalancing */
+static void ptree_erase(ptree *t, size_t node) {
+    pnode *n = t->n;
+    size_t child = n[node].child[1], tmp = n[node].child[0], parent, successor, child2, rebalance, up = n[node].parent;
+    if (tmp == PD_ELF_NIL) {
+        change_child(t, node, child, up);
+        if (child != PD_ELF_NIL) {
+            n[child].parent = up;
+            n[child].red = n[node].red;
+            rebalance = PD_ELF_NIL;
+        } else {
+            rebalance = n[node].red ? PD_ELF_NIL : up;
+        }
+    } else if (child == PD_ELF_NIL) {
+        n[tmp].parent = up;
+        n[tmp].red = n[node].red;
+        change_child(t, node, tmp, up);
+        rebalance = PD_ELF_NIL;
     } else {
-        entry = plt_entry_size(e, plt, &header);
-        addr = sh_addr(e, plt);
-        lazy = 1;
+        successor = child;
+        tmp = n[child].child[0];
+        if (tmp == PD_ELF_NIL) {
+            parent = successor;
+            child2 = n[successor].child[1];
+        } else {
+            do {
+                parent = successor;
+                successor = tmp;
+                tmp = n[tmp].child[0];
+            } while (tmp != PD_ELF_NIL);
+            child2 = n[successor].child[1];
+            n[parent].child[0] = child2;
+            n[successor].child[1] = child;
+            n[child].parent = successor;
+        }
+        tmp = n[node].child[0];
+        n[successor].child[0] = tmp;
+        n[tmp].parent = successor;
+        change_child(t, node, successor, up);
+        if (child2 != PD_ELF_NIL) {
+            n[successor].parent = up;
+            n[successor].red = n[node].red;
+            n[child2].parent = parent;
+            n[child2].red = 0;
+            rebalance = PD_ELF_NIL;
+        } else {
+            int was_red = n[successor].red;
+            n[successor].parent = up;
+            n[successor].red = n[node].red;
+            rebalance = was_red ? PD_ELF_NIL : parent;
+        }
     }
-    entsz = e->L->word == 8 ? (is_rela ? 24 : 16) : (is_rela ? 12 : 8);
-    nr = relv.n / entsz;
-    if (!entry || !nr) return;
-    if (!(rels = (plt_rel *)malloc(nr * sizeof *rels))) return;
+    n[node].gone = 1;
+    if (rebalance != PD_ELF_NIL) ptree_erase_color(t, rebalance);
+}
+
+static size_t ptree_first(const ptree *t) {
+    size_t x = t->root;
+    while (x != PD_ELF_NIL && t->n[x].child[0] != PD_ELF_NIL) x = t->n[x].child[0];
+    return x;
+}
+
+static size_t ptree_next(const ptree *t, size_t x) {
+    size_t p;
+    if (t->n[x].child[1] != PD_ELF_NIL) {
+        x = t->n[x].child[1];
+        while (t->n[x].child[0] != PD_ELF_NIL) x = t->n[x].child[0];
+        return x;
+    }
+    while ((p = t->n[x].parent) != PD_ELF_NIL && t->n[p].child[1] == x) x = p;
+    return p;
+}
+
+/* symbols__find */
+static size_t ptree_find(const ptree *t, uint64_t ip) {
+    size_t x = t->root;
+    while (x != PD_ELF_NIL) {
+        const pnode *s = &t->n[x];
+        if (ip < s->start) x = s->child[0];
+        else if (ip > s->end || (ip == s->end && ip != s->start)) x = s->child[1];
+        else return x;
+    }
+    return PD_ELF_NIL;
+}
+
+/* symbols__fixup_end, for a binary's symbols */
+static void ptree_fixup_end(ptree *t) {
+    size_t prev, cur = ptree_first(t), x;
+    if (cur == PD_ELF_NIL) return;
+    for (x = ptree_next(t, cur); x != PD_ELF_NIL; x = ptree_next(t, x)) {
+        prev = cur;
+        cur = x;
+        if (t->n[prev].end == t->n[prev].start) t->n[prev].end = t->n[cur].start;
+    }
+    if (t->n[cur].end == t->n[cur].start) t->n[cur].end = page_end(t->n[cur].start);
+}
+
+/* choose_best_symbol: 1 when a stays. perf compares the lengths after
+   symbols__fixup_end, so of two size-0 symbols at one address the later
+   one (which reaches the next symbol) wins. */
+static int choose_first(const pnode *a, const pnode *b) {
+    int64_t la = (int64_t)(a->end - a->start), lb = (int64_t)(b->end - b->start); /* s64, as perf's */
+    const char *na = a->name ? a->name : "", *nb = b->name ? b->name : "";
+    size_t ua, ub, sa, sb;
+    if (!lb && la > 0) return 1;
+    if (!la && lb > 0) return 0;
+    if ((a->bind == PD_ELF_STB_WEAK) != (b->bind == PD_ELF_STB_WEAK)) return b->bind == PD_ELF_STB_WEAK;
+    if ((a->bind == PD_ELF_STB_GLOBAL) != (b->bind == PD_ELF_STB_GLOBAL)) return a->bind == PD_ELF_STB_GLOBAL;
+    ua = leading_underscores(na);
+    ub = leading_underscores(nb);
+    if (ua != ub) return ua < ub;
+    sa = strlen(na);
+    sb = strlen(nb);
+    if (sa != sb) return sa > sb;
+    return strncmp(na, "SyS", 3) != 0 && strncmp(na, "compat_SyS", 10) != 0; /* arch__choose_best_symbol */
+}
+
+/* symbols__fixup_duplicate */
+static void ptree_fixup_duplicate(ptree *t) {
+    size_t x = ptree_first(t), cur, next;
+    while (x != PD_ELF_NIL) {
+        cur = x;
+        for (;;) {
+            next = ptree_next(t, cur);
+            x = next;
+            if (next == PD_ELF_NIL || t->n[cur].start != t->n[next].start) break;
+            if (choose_first(&t->n[cur], &t->n[next])) {
+                ptree_erase(t, next);
+                continue;
+            }
+            x = ptree_next(t, cur);
+            ptree_erase(t, cur);
+            break;
+        }
+    }
+}
+
+/* ---- the PLT entries, the symbols' pass, and the answers */
+
+typedef struct pd_elf_plt_answer {
+    uint64_t lo;                /* from here to the next answer's lo (the last: to plt_end) */
+    const pd_elf_sym *sym;      /* NULL: no symbol */
+} pd_elf_plt_answer;
+
+static void drop_plt(pd_elf *e) {
+    free(e->plt);
+    free(e->plt_names);
+    free(e->plt_answers);
+    free(e->plt_copies);
+    e->plt = NULL;
+    e->plt_names = NULL;
+    e->plt_answers = NULL;
+    e->plt_copies = NULL;
+    e->nr_answers = 0;
+    e->info.plt = NULL;
+    e->info.nr_plt = 0;
+    e->info.plt_start = e->info.plt_end = 0;
+}
+
+/* perf's dso__synthesize_plt_symbols on the runtime binary: one entry per
+   PLT relocation, in relocation order (which is address order), named
+   after the .dynsym symbol it binds. 0 when there are none. */
+static size_t make_plt_entries(pd_elf *e) {
+    size_t dynsym = section_named(e, ".dynsym"), rel = section_named(e, ".rela.plt"), plt, strs, i, nr, entsz,
+           total = 0, pos = 0, k = 0;
+    uint32_t type;
+    uint64_t header = 0, entry, addr, first, relent;
+    view relv, symv, strv;
+    const char *name, *last = NULL;
+    if (dynsym == e->shnum || sh_u32(e, dynsym, e->L->sh_type) != PD_ELF_SHT_DYNSYM) return 0;
+    if (rel == e->shnum) rel = section_named(e, ".rel.plt");
+    if (rel == e->shnum || sh_u32(e, rel, e->L->sh_link) != dynsym) return 0;
+    if ((plt = section_named(e, ".plt")) == e->shnum) return 0;
+    type = sh_u32(e, rel, e->L->sh_type);
+    if (type != PD_ELF_SHT_RELA && type != PD_ELF_SHT_REL) return 0;
+    strs = sh_u32(e, dynsym, e->L->sh_link);
+    if (strs >= e->shnum || section_data(e, rel, &relv, NULL) != PD_ELF_OK ||
+        section_data(e, dynsym, &symv, NULL) != PD_ELF_OK || section_data(e, strs, &strv, NULL) != PD_ELF_OK || !strv.n)
+        return 0;
+    entry = plt_entry_size(e, plt, &header);
+    entsz = e->L->word == 8 ? (type == PD_ELF_SHT_RELA ? 24 : 16) : (type == PD_ELF_SHT_RELA ? 12 : 8);
+    relent = sh_word(e, rel, e->L->sh_entsize);
+    nr = relent ? (size_t)(uint32_t)(sh_word(e, rel, e->L->sh_size) / relent) : 0; /* perf's uint32_t count */
+    if (nr > relv.n / entsz) nr = relv.n / entsz;
+    if (!nr) return 0;
+    /* perf reads each relocation's symbol with gelf_getsym, which leaves
+       the previous one in place when the index is out of range */
     for (i = 0; i < nr; i++) {
-        view r = entry_at(relv, i, (unsigned)entsz);
-        uint64_t info = field(e, r, e->L->word, e->L->word);
-        rels[i].sym = e->L->word == 8 ? info >> 32 : info >> 8;
+        view r = entry_at(relv, i, (unsigned)entsz), sym;
+        uint64_t info = field(e, r, e->L->word, e->L->word), idx = e->L->word == 8 ? info >> 32 : info >> 8;
+        if (idx < symv.n / e->L->sym_size) {
+            sym = entry_at(symv, (size_t)idx, e->L->sym_size);
+            last = string_at(strv, field(e, sym, e->L->st_name, 4));
+        }
+        if (last) total += strlen(last) + 5;
     }
-    /* in relocation order, as perf 6.1 (later perfs sort x86's by GOT slot) */
-    for (i = 0; i < nr; i++) {
-        view sym;
-        const char *name = sub(symv, rels[i].sym * e->L->sym_size, e->L->sym_size, &sym)
-                               ? string_at(strv, field(e, sym, e->L->st_name, 4)) : NULL;
-        if (name) total += strlen(name) + 5;
-    }
-    total += 5; /* ".plt" */
-    if (total > PD_ELF_PLT_NAMES_MAX || !(e->plt_names = (char *)malloc(total)) ||
-        !(e->plt = (pd_elf_sym *)calloc(nr + 1, sizeof *e->plt))) {
-        free(rels);
+    if (total > PD_ELF_PLT_NAMES_MAX || !(e->plt_names = (char *)malloc(total ? total : 1)) ||
+        !(e->plt = (pd_elf_sym *)calloc(nr, sizeof *e->plt))) {
         free(e->plt_names);
         e->plt_names = NULL;
-        return;
+        return 0;
     }
-    /* the header: the whole .plt when the entries are in .plt.sec; a lazy
-       .plt with exactly one entry per relocation has none */
-    if (!lazy || nr * entry != plt_size) {
-        memcpy(e->plt_names, ".plt", 5);
-        e->plt[k].addr = sh_addr(e, plt);
-        e->plt[k].size = lazy ? header : plt_size;
-        e->plt[k].name = e->plt_names;
-        pos = 5;
-        k++;
-        if (lazy) addr += header;
-    }
-    for (i = 0; i < nr; i++) {
-        view sym;
-        const char *name = sub(symv, rels[i].sym * e->L->sym_size, e->L->sym_size, &sym)
-                               ? string_at(strv, field(e, sym, e->L->st_name, 4)) : NULL;
-        if (name) {
-            size_t len = strlen(name);
-            memcpy(e->plt_names + pos, name, len);
-            memcpy(e->plt_names + pos + len, "@plt", 5);
-            e->plt[k].addr = addr;
-            e->plt[k].size = entry;
-            e->plt[k].name = e->plt_names + pos;
-            k++;
-            pos += len + 5;
+    addr = first = sh_addr(e, plt) + header;
+    last = NULL;
+    for (i = 0; i < nr; i++, addr += entry) {
+        view r = entry_at(relv, i, (unsigned)entsz), sym;
+        uint64_t info = field(e, r, e->L->word, e->L->word), idx = e->L->word == 8 ? info >> 32 : info >> 8;
+        size_t len;
+        if (addr < first) break; /* past the top of the address space */
+        if (idx < symv.n / e->L->sym_size) {
+            sym = entry_at(symv, (size_t)idx, e->L->sym_size);
+            last = string_at(strv, field(e, sym, e->L->st_name, 4));
         }
-        addr += entry;
+        if (!(name = last)) continue;
+        len = strlen(name);
+        memcpy(e->plt_names + pos, name, len);
+        memcpy(e->plt_names + pos + len, "@plt", 5);
+        if (len + 4 > PD_ELF_PLT_NAME_MAX) e->plt_names[pos + PD_ELF_PLT_NAME_MAX] = 0;
+        e->plt[k].addr = addr;
+        e->plt[k].size = entry;
+        e->plt[k].end = sized_end(addr, entry);
+        e->plt[k].name = e->plt_names + pos;
+        e->plt[k].type = PD_ELF_STT_FUNC;
+        e->plt[k].bind = PD_ELF_STB_GLOBAL;
+        k++;
+        pos += len + 5;
     }
-    free(rels);
-    for (i = 0; i < k; i++) {
-        e->plt[i].end = sized_end(e->plt[i].addr, e->plt[i].size);
-        e->plt[i].type = PD_ELF_STT_FUNC;
-        e->plt[i].bind = PD_ELF_STB_GLOBAL;
+    return k;
+}
+
+/* The PLT sections (.plt, .plt.got and .plt.sec) and the entries. */
+static void plt_area(const pd_elf *e, size_t nr, uint64_t *lo, uint64_t *hi) {
+    static const char *const names[] = {".plt", ".plt.got", ".plt.sec"};
+    size_t i, k;
+    *lo = e->plt[0].addr;
+    *hi = e->plt[nr - 1].end > e->plt[nr - 1].addr ? e->plt[nr - 1].end : sized_end(e->plt[nr - 1].addr, 1);
+    for (k = 0; k < sizeof names / sizeof *names; k++) {
+        uint64_t a, z;
+        if ((i = section_named(e, names[k])) == e->shnum) continue;
+        a = sh_addr(e, i);
+        z = sized_end(a, sh_word(e, i, e->L->sh_size));
+        if (a < *lo) *lo = a;
+        if (z > *hi) *hi = z;
     }
-    qsort(e->plt, k, sizeof *e->plt, cmp_sym_addr);
+}
+
+/* What perf's tables hold, in one pass: how many symbols (-1: perf's load
+   fails), whether any of them can be found in [lo, hi) (file offsets): one
+   starting there, one whose size reaches into it, or a size-0 one that
+   symbols__fixup_end stretches over it; and where the area ends (*next):
+   at the first start at or above hi, else where the symbols can reach
+   (the last one's page end, or a sized one's end). */
+static long perf_symbols(const pd_elf *s, const pd_elf *run, uint64_t lo, uint64_t hi, int *reaches, uint64_t *next) {
+    static const char *const names[2] = {".symtab", ".dynsym"};
+    static const uint32_t types[2] = {PD_ELF_SHT_SYMTAB, PD_ELF_SHT_DYNSYM};
+    uint64_t below[2] = {0, 0};  /* the greatest start below lo, per table */
+    int has_below[2] = {0, 0}, zero_below[2] = {0, 0}, k, rc;
+    uint64_t last = 0, far = hi;
+    int above = 0;
+    long total = 0;
+    size_t i;
+    *reaches = 0;
+    *next = hi;
+    for (k = 0; k < 2; k++) {
+        perf_table t;
+        perf_sym ps;
+        if ((rc = perf_table_at(s, names[k], types[k], &t)) < 0) return -1;
+        if (!rc) continue;
+        for (i = 0; i < t.count; i++) {
+            if ((rc = perf_symbol(s, run, &t, i, &ps)) < 0) return -1;
+            if (!rc) continue;
+            total++;
+            if (ps.key >= hi && (!above || ps.key < *next)) { *next = ps.key; above = 1; }
+            if (ps.key > last) last = ps.key;
+            if (ps.size && ps.size <= UINT64_MAX - ps.key && ps.key + ps.size > far) far = ps.key + ps.size;
+            if (ps.key >= lo && ps.key < hi) *reaches = 1;
+            if (ps.key >= lo) continue;
+            if (ps.size && ps.size <= UINT64_MAX - ps.key && ps.key + ps.size > lo) *reaches = 1;
+            if (!has_below[k] || ps.key > below[k]) { below[k] = ps.key; zero_below[k] = 0; has_below[k] = 1; }
+            if (ps.key == below[k] && !ps.size) zero_below[k] = 1;
+        }
+    }
+    /* .symtab's are stretched before .dynsym's are in the tree; .dynsym's
+       stop at any symbol above them */
+    if (has_below[0] && zero_below[0]) *reaches = 1;
+    if (has_below[1] && zero_below[1] && (!has_below[0] || below[1] >= below[0])) *reaches = 1;
+    if (!above) *next = page_end(last) > far ? page_end(last) : far;
+    return total;
+}
+
+static void add_node(ptree *t, const perf_sym *ps, size_t entry) {
+    pnode *x = &t->n[t->count];
+    x->start = ps->key;
+    x->end = ps->size ? ps->key + ps->size : ps->key; /* symbol__new, wrapping as perf's u64 does */
+    x->vaddr = ps->vaddr;
+    x->size = ps->size;
+    x->name = ps->name;
+    x->bind = ps->bind;
+    x->type = ps->type;
+    x->entry = entry;
+    x->gone = 0;
+    ptree_insert(t, t->count++);
+}
+
+/* perf's tree for the symbols of s and the PLT entries of run (e). 0 when
+   out of memory. */
+static int build_tree(const pd_elf *s, const pd_elf *run, size_t nodes, ptree *t) {
+    static const char *const names[2] = {".symtab", ".dynsym"};
+    static const uint32_t types[2] = {PD_ELF_SHT_SYMTAB, PD_ELF_SHT_DYNSYM};
+    uint64_t delta = run->plt_delta;
+    size_t i, before;
+    int k;
+    t->count = 0;
+    t->root = PD_ELF_NIL;
+    if (nodes > SIZE_MAX / sizeof *t->n || !(t->n = (pnode *)malloc(nodes * sizeof *t->n))) return 0;
+    for (k = 0; k < 2; k++) {
+        perf_table t2;
+        perf_sym ps;
+        if (perf_table_at(s, names[k], types[k], &t2) <= 0) continue;
+        before = t->count;
+        for (i = 0; i < t2.count && t->count < nodes; i++)
+            if (perf_symbol(s, run, &t2, i, &ps) > 0) add_node(t, &ps, PD_ELF_NIL);
+        if (t->count > before) {
+            ptree_fixup_end(t);
+            ptree_fixup_duplicate(t);
+        }
+    }
+    for (i = 0; i < run->info.nr_plt && t->count < nodes; i++) {
+        perf_sym ps;
+        ps.key = run->plt[i].addr - delta;
+        ps.vaddr = run->plt[i].addr;
+        ps.size = run->plt[i].size;
+        ps.name = run->plt[i].name;
+        ps.bind = PD_ELF_STB_GLOBAL;
+        ps.type = PD_ELF_STT_FUNC;
+        add_node(t, &ps, i);
+    }
+    return 1;
+}
+
+static int cmp_u64(const void *pa, const void *pb) {
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* The symbol to give for node x over [lo, hi): the entry, the symbols'
+   own entry for it when that covers the range, else a copy with perf's
+   end. NULL for none. */
+static const pd_elf_sym *answer_for(pd_elf *e, const pd_elf *s, const ptree *t, size_t x, uint64_t lo, uint64_t hi) {
+    const pnode *p;
+    pd_elf_sym *c;
+    if (x == PD_ELF_NIL) return NULL;
+    p = &t->n[x];
+    if (p->entry != PD_ELF_NIL && e->plt[p->entry].size) return &e->plt[p->entry];
+    if (!p->name) return NULL;
+    if (p->entry == PD_ELF_NIL) {
+        const pd_elf_sym *own = pd_elf_lookup(s, lo);
+        if (own && own->addr == p->vaddr && own->end >= hi && !strcmp(own->name, p->name)) return own;
+    }
+    c = &e->plt_copies[e->nr_answers];
+    memset(c, 0, sizeof *c);
+    c->addr = p->vaddr;
+    c->size = p->size;
+    c->end = p->end > p->start ? sized_end(p->vaddr, p->end - p->start) : sized_end(p->vaddr, 1);
+    c->name = p->name;
+    c->bind = p->bind;
+    c->type = p->type;
+    return c;
+}
+
+/* Walks perf's tree once for each stretch of [lo, hi) over which no
+   symbol starts or ends, and keeps the answers, one per run of stretches
+   with the same symbol. 0 when out of memory. */
+static int find_answers(pd_elf *e, const pd_elf *s, const ptree *t, uint64_t lo, uint64_t hi) {
+    uint64_t delta = e->plt_delta, *cut;
+    size_t i, n = 0, runs = 0, *node;
+    if (t->count > (SIZE_MAX / sizeof *cut - 1) / 3 || !(cut = (uint64_t *)malloc((3 * t->count + 1) * sizeof *cut)))
+        return 0;
+    cut[n++] = lo;
+    for (i = 0; i < t->count; i++) {
+        const pnode *p = &t->n[i];
+        uint64_t a = p->start + delta, z = p->end + delta;
+        if (p->gone) continue;
+        if (a > lo && a < hi) cut[n++] = a;
+        if (z > lo && z < hi) cut[n++] = z;
+        if (p->end == p->start && a >= lo && a < hi && a + 1 < hi) cut[n++] = a + 1; /* it holds just a */
+    }
+    qsort(cut, n, sizeof *cut, cmp_u64);
+    e->plt_answers = (pd_elf_plt_answer *)malloc(n * sizeof *e->plt_answers);
+    e->plt_copies = (pd_elf_sym *)malloc(n * sizeof *e->plt_copies);
+    node = (size_t *)malloc(n * sizeof *node);
+    if (!e->plt_answers || !e->plt_copies || !node) { free(cut); free(node); return 0; }
+    for (i = 0; i < n; i++) {
+        size_t x;
+        if (i && cut[i] == cut[i - 1]) continue;
+        x = ptree_find(t, cut[i] - delta);
+        if (runs && node[runs - 1] == x) continue;
+        node[runs] = x;
+        e->plt_answers[runs++].lo = cut[i];
+    }
+    for (e->nr_answers = 0; e->nr_answers < runs; e->nr_answers++) {
+        i = e->nr_answers;
+        e->plt_answers[i].sym = answer_for(e, s, t, node[i], e->plt_answers[i].lo, i + 1 < runs ? e->plt_answers[i + 1].lo : hi);
+    }
+    free(cut);
+    free(node);
+    return 1;
+}
+
+/* The PLT entries perf makes for e and what it finds in e's PLT area, the
+   symbols coming from s (e itself, or its debug file). */
+static void synthesize_plt(pd_elf *e, const pd_elf *s) {
+    size_t nr, plt;
+    uint64_t lo, hi, next;
+    long count;
+    int reaches;
+    drop_plt(e);
+    if (!(nr = make_plt_entries(e))) { drop_plt(e); return; }
+    plt = section_named(e, ".plt");
+    e->plt_delta = sh_addr(e, plt) - sh_word(e, plt, e->L->sh_offset);
     e->info.plt = e->plt;
-    e->info.nr_plt = k;
-    e->info.plt_start = k ? e->plt[0].addr : 0;
-    e->info.plt_end = k ? e->plt[k - 1].end : 0;
-    for (i = 0; i < k; i++)
-        if (e->plt[i].end > e->info.plt_end) e->info.plt_end = e->plt[i].end;
+    e->info.nr_plt = nr;
+    plt_area(e, nr, &lo, &hi);
+    /* dso__load makes them only when the symbol tables gave some symbol */
+    count = perf_symbols(s, e, lo - e->plt_delta, hi - e->plt_delta, &reaches, &next);
+    if (count <= 0) { drop_plt(e); return; }
+    /* up to the next symbol: until there, the search goes by the entries
+       (past the last one, an address is in no symbol but a size-0 one that
+       is the last entry's ancestor); with none, as far as a symbol reaches */
+    if (next + e->plt_delta > hi) hi = next + e->plt_delta;
+    e->info.plt_start = lo;
+    e->info.plt_end = hi;
+    if (reaches || !e->plt[0].size) {
+        ptree t;
+        t.n = NULL;
+        if (!build_tree(s, e, (size_t)count + nr, &t) || !find_answers(e, s, &t, lo, hi)) {
+            free(e->plt_answers);
+            free(e->plt_copies);
+            e->plt_answers = NULL;
+            e->plt_copies = NULL;
+            e->nr_answers = 0;  /* the entries alone, then */
+        }
+        free(t.n);
+    }
+}
+
+void pd_elf_plt_symbols_from(pd_elf *bin, pd_elf *syms) {
+    if (!bin || !syms || bin->plt_syms == syms || (!bin->plt_syms && syms == bin)) return;
+    if (bin->plt_syms) pd_elf_close(bin->plt_syms);
+    bin->plt_syms = NULL;
+    if (syms != bin) {
+        syms->refs++;
+        bin->plt_syms = syms;
+    }
+    synthesize_plt(bin, syms);
 }
 
 const pd_elf_sym *pd_elf_lookup_plt(const pd_elf *elf, uint64_t vaddr) {
     size_t lo = 0, hi;
+    const pd_elf_sym *s;
     if (!elf || !elf->info.nr_plt || vaddr < elf->info.plt_start || vaddr >= elf->info.plt_end) return NULL;
-    hi = elf->info.nr_plt;
+    if (elf->nr_answers) {
+        hi = elf->nr_answers;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (elf->plt_answers[mid].lo <= vaddr) lo = mid + 1; else hi = mid;
+        }
+        s = lo ? elf->plt_answers[lo - 1].sym : NULL;
+        return s && vaddr >= s->addr && vaddr < s->end ? s : NULL;
+    }
+    hi = elf->info.nr_plt;      /* no symbol but the entries there */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (elf->plt[mid].addr <= vaddr) lo = mid + 1; else hi = mid;
     }
-    while (lo > 0) { /* the header may span the .plt.sec entries' region only when it is the whole .plt */
-        lo--;
-        if (vaddr < elf->plt[lo].end) return &elf->plt[lo];
-        if (lo && elf->plt[lo - 1].end <= elf->plt[lo].addr) return NULL;
-    }
-    return NULL;
+    return lo && vaddr < elf->plt[lo - 1].end ? &elf->plt[lo - 1] : NULL;
 }
 
 /* ---------------------------------------------------------------- open */
@@ -680,7 +1285,7 @@ static pd_elf_status parse(pd_elf *e, int want_symbols, pd_elf_error *err) {
     if ((st = find_build_id(e, err)) != PD_ELF_OK) return st;
     if (!want_symbols) return PD_ELF_OK;
     if ((st = load_symbols(e, err)) != PD_ELF_OK) return st;
-    synthesize_plt(e);
+    synthesize_plt(e, e);
     return PD_ELF_OK;
 }
 
@@ -815,8 +1420,8 @@ pd_elf_status pd_elf_open_file(const char *path, pd_elf **out, pd_elf_error *err
 void pd_elf_close(pd_elf *elf) {
     if (!elf || --elf->refs > 0) return;
     free(elf->syms);
-    free(elf->plt);
-    free(elf->plt_names);
+    drop_plt(elf);
+    pd_elf_close(elf->plt_syms);
     if (elf->mapping) munmap(elf->mapping, elf->mapping_size);
     free(elf);
 }

@@ -150,10 +150,11 @@ typedef struct pd_elf_info {
     size_t nr_symbols;
     const unsigned char *build_id; /* the NT_GNU_BUILD_ID descriptor, or NULL */
     size_t build_id_size;
-    const pd_elf_sym *plt;      /* perf's synthesized PLT symbols ("name@plt", and
-                                   ".plt" for the lazy-binding header), by address */
+    const pd_elf_sym *plt;      /* perf's synthesized PLT symbols ("name@plt"), by address */
     size_t nr_plt;
-    uint64_t plt_start, plt_end; /* the .plt (and .plt.sec) they cover; 0, 0: none */
+    uint64_t plt_start, plt_end; /* the PLT area pd_elf_lookup_plt answers for: .plt,
+                                   .plt.got, .plt.sec and the entries, on to the
+                                   next symbol; 0, 0: none */
 } pd_elf_info;
 
 /* Opens path for reading if it is a regular file, as every file the
@@ -186,10 +187,19 @@ const pd_elf_info *pd_elf_get_info(const pd_elf *elf);
 /* The symbol vaddr falls in (the one with the greatest address when
    several do), or NULL. */
 const pd_elf_sym *pd_elf_lookup(const pd_elf *elf, uint64_t vaddr);
-/* The PLT entry vaddr falls in, as perf names them (dso__synthesize_plt_symbols:
-   "name@plt" from .rela.plt/.rel.plt and .dynsym, entries of .plt.sec when
-   there is one, else of .plt after its header), or NULL. */
+/* What perf 6.1 finds at vaddr when it lies in the PLT area, or NULL: a
+   PLT entry (dso__synthesize_plt_symbols: "name@plt" for each .rela.plt or
+   .rel.plt relocation, from the .dynsym symbol it binds, in .plt after its
+   header, sh_entsize bytes each on x86; .plt.sec is not looked at), or a
+   symbol of the binary that perf's symbol tree finds there before the
+   entry: a size-0 symbol before the PLT (_init) reaches over it. NULL also
+   when the tables gave perf no symbol at all (then it makes no entries). */
 const pd_elf_sym *pd_elf_lookup_plt(const pd_elf *elf, uint64_t vaddr);
+/* Makes pd_elf_lookup_plt answer as perf does when the symbols come from
+   syms, bin's separate debug file, rather than from bin itself (perf builds
+   one tree of both). bin keeps a reference to syms until pd_elf_close.
+   Call it before looking up from several threads. */
+void pd_elf_plt_symbols_from(pd_elf *bin, pd_elf *syms);
 
 /* The ELF virtual address of a runtime ip inside a mapping of this file that
    starts at map_start and maps file offset map_pgoff there (perf's MMAP2

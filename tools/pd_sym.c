@@ -319,19 +319,17 @@ static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
     }
     d->symelf = d->elf;
     if (d->elf) d->symelf = debug_file_for(d->elf);
+    if (d->symelf != d->elf) pd_elf_plt_symbols_from(d->elf, d->symelf);
     return d;
 }
 
-/* As in perf, the PLT entries synthesized from the binary sit among the
-   symbols: they win inside the PLT, and a symbol without a size stops
-   where the PLT starts rather than reaching over it. */
+/* As in perf 6.1, the PLT entries synthesized from the binary sit in one
+   tree with the symbols: in the PLT area, pd_elf_lookup_plt says what perf
+   finds there (an entry, a symbol reaching over it, or nothing). */
 static const pd_elf_sym *plt_or_symbol(const pd_dso *d, uint64_t vaddr) {
     const pd_elf_info *bin = pd_elf_get_info(d->elf);
-    const pd_elf_sym *sym = pd_elf_lookup_plt(d->elf, vaddr);
-    if (sym) return sym;
-    sym = pd_elf_lookup(d->symelf, vaddr);
-    if (sym && !sym->size && bin->nr_plt && sym->addr < bin->plt_start && vaddr >= bin->plt_start) return NULL;
-    return sym;
+    if (vaddr >= bin->plt_start && vaddr < bin->plt_end) return pd_elf_lookup_plt(d->elf, vaddr);
+    return pd_elf_lookup(d->symelf, vaddr);
 }
 
 static void load_kallsyms(pd_symbolizer *s) {
