@@ -292,6 +292,7 @@ typedef struct pd_slot {
 typedef struct pd_batch {
     pd_slot slots[PD_BATCH_SLOTS];
     size_t n;
+    size_t weight;                   /* bytes of the input its records span */
     pd_item items[PD_BATCH_FULL];
     size_t nitems;
     unsigned char *bytes;            /* PD_BATCH_BYTES, for copies; allocated when first needed */
@@ -353,7 +354,7 @@ static pd_batch *pipe_batch(pd_pipe *p) {
         while (!p->nspare) pthread_cond_wait(&p->emptied, &p->mu);
         p->cur = p->spare[--p->nspare];
         pthread_mutex_unlock(&p->mu);
-        p->cur->n = p->cur->nitems = p->cur->used = 0;
+        p->cur->n = p->cur->nitems = p->cur->used = p->cur->weight = 0;
     }
     return p->cur;
 }
@@ -417,7 +418,11 @@ static void pipe_put(pd_pipe *p, const perfdata_record *rec, const char *name) {
             slot->stream = (uint16_t)rec->stream;
             slot->item = 0;
             slot->decompressed = (uint8_t)decompressed;
-            if (b->n == PD_BATCH_SLOTS) pipe_send(p);
+            /* the command reads these bytes later: behind the reader, the
+               input's pages are given back (pd_map_advance), and pages read
+               again stay. A batch spans at most PD_BATCH_BYTES of them. */
+            b->weight += need;
+            if (b->n == PD_BATCH_SLOTS || b->weight >= PD_BATCH_BYTES) pipe_send(p);
             return;
         }
     }
@@ -562,7 +567,7 @@ static int walk_piped(pd_session *s, pd_record_fn fn, void *ctx) {
             }
         }
         pthread_mutex_lock(&p->mu);
-        b->n = b->nitems = b->used = 0;
+        b->n = b->nitems = b->used = b->weight = 0;
         p->spare[p->nspare++] = b;
         p->busy = 0;
         pthread_cond_broadcast(&p->emptied);
