@@ -1946,9 +1946,11 @@ pd_elf_status pd_kallsyms_parse(const char *text, size_t size, pd_kallsyms **out
     return kallsyms_from(copy, size, out, err);
 }
 
-/* Reads a whole file whose size stat cannot tell (/proc reports 0). */
+/* Reads a whole file whose size stat cannot tell (/proc reports 0). The
+   first buffer holds a kernel's kallsyms (5 MB and more): growing to it
+   from a small one copied and touched as much again. */
 static pd_elf_status read_whole(int fd, char **text, size_t *size, pd_elf_error *err) {
-    size_t cap = 1 << 20, len = 0;
+    size_t cap = (size_t)8 << 20, len = 0;
     char *buf = (char *)malloc(cap);
     if (!buf) return fail(err, PD_ELF_NO_MEMORY, 0, NULL);
     for (;;) {
