@@ -809,7 +809,7 @@ static void put_start(script_ctx *c, unsigned fields, long event, pd_thread *t, 
         put_start_text(c, fields, comm, width, pid, tid, cpu);
         n = c->len - start;
         e->len = 0;
-        if (n <= sizeof e->text) {
+        if (n && n <= sizeof e->text) { /* nothing to keep when no field was printed */
             memcpy(e->text, c->buf + start, n);
             e->len = n;
             e->comm = comm;
