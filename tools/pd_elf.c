@@ -160,7 +160,7 @@ struct pd_elf {
     size_t mapping_size;
     /* The PT_LOAD segments decoded once, in table order: map_to_vaddr runs
        for every user frame. all_loads is 0 when there were more. */
-    struct { uint64_t offset, filesz, vaddr; int exec; } loads[16];
+    struct { uint64_t offset, filesz, memsz, vaddr; int exec; } loads[16];
     size_t nloads;
     int all_loads;
     uint64_t dev, ino;          /* the file's identity (pd_elf_find shares by it) */
@@ -347,7 +347,9 @@ static pd_elf_status find_build_id(pd_elf *e, pd_elf_error *err) {
 
 /* A NUL-terminated string at off in a string table, or NULL. */
 static const char *string_at(view strs, uint64_t off) {
-    if (off >= strs.n || !memchr(strs.p + off, 0, strs.n - (size_t)off)) return NULL;
+    /* a table that ends in NUL (as every ELF string table does) ends every
+       string in it: only the offset is checked, not each name's bytes */
+    if (off >= strs.n || (strs.p[strs.n - 1] != 0 && !memchr(strs.p + off, 0, strs.n - (size_t)off))) return NULL;
     return (const char *)strs.p + off;
 }
 
@@ -619,6 +621,14 @@ static int arm_mapping_symbol(view strs, uint64_t off) {
    section. */
 static uint64_t perf_key(const pd_elf *run, uint64_t value, const pd_elf *sec_elf, size_t sec) {
     size_t i;
+    if (run->all_loads) { /* the same walk over the PT_LOADs decoded once: it runs for every symbol */
+        for (i = 0; i < run->nloads; i++) {
+            uint64_t vaddr = run->loads[i].vaddr, filesz = run->loads[i].filesz, memsz = run->loads[i].memsz;
+            uint64_t sz = memsz > filesz ? memsz : filesz;
+            if (sz && value >= vaddr && value < vaddr + sz) return value - (vaddr - run->loads[i].offset);
+        }
+        return value - (sh_addr(sec_elf, sec) - sh_word(sec_elf, sec, sec_elf->L->sh_offset));
+    }
     for (i = 0; i < run->phnum; i++) {
         uint64_t vaddr = ph_word(run, i, run->L->p_vaddr), filesz = ph_word(run, i, run->L->p_filesz);
         uint64_t memsz = ph_word(run, i, run->L->p_memsz), sz = memsz > filesz ? memsz : filesz;
@@ -630,8 +640,9 @@ static uint64_t perf_key(const pd_elf *run, uint64_t value, const pd_elf *sec_el
 
 /* Symbol i of table t of s, the symbols' file (run: the runtime binary):
    1 and *out when perf keeps it, 0 when it skips it, -1 when perf's load
-   fails on it (a section index libelf has no section for). */
-static int perf_symbol(const pd_elf *s, const pd_elf *run, const perf_table *t, size_t i, perf_sym *out) {
+   fails on it (a section index libelf has no section for). Its name only
+   when named: finding its end is half the cost of a count. */
+static int perf_symbol(const pd_elf *s, const pd_elf *run, const perf_table *t, size_t i, perf_sym *out, int named) {
     const layout *L = s->L;
     view sym = entry_at(t->syms, i, L->sym_size), names;
     uint64_t name_off = field(s, sym, L->st_name, 4), shndx = field(s, sym, L->st_shndx, 2);
@@ -664,7 +675,7 @@ static int perf_symbol(const pd_elf *s, const pd_elf *run, const perf_table *t, 
     out->key = perf_key(run, value, where, (size_t)shndx);
     out->vaddr = value;
     out->size = field(s, sym, L->st_size, L->word);
-    out->name = string_at(t->strs, name_off);
+    out->name = named ? string_at(t->strs, name_off) : NULL;
     out->bind = (unsigned char)(info >> 4);
     out->type = (unsigned char)type;
     return 1;
@@ -1064,7 +1075,7 @@ static long perf_symbols(const pd_elf *s, const pd_elf *run, uint64_t lo, uint64
         if ((rc = perf_table_at(s, names[k], types[k], &t)) < 0) return -1;
         if (!rc) continue;
         for (i = 0; i < t.count; i++) {
-            if ((rc = perf_symbol(s, run, &t, i, &ps)) < 0) return -1;
+            if ((rc = perf_symbol(s, run, &t, i, &ps, 0)) < 0) return -1;
             if (!rc) continue;
             total++;
             if (ps.key >= hi && (!above || ps.key < *next)) { *next = ps.key; above = 1; }
@@ -1116,7 +1127,7 @@ static int build_tree(const pd_elf *s, const pd_elf *run, size_t nodes, ptree *t
         if (perf_table_at(s, names[k], types[k], &t2) <= 0) continue;
         before = t->count;
         for (i = 0; i < t2.count && t->count < nodes; i++)
-            if (perf_symbol(s, run, &t2, i, &ps) > 0) add_node(t, &ps, PD_ELF_NIL);
+            if (perf_symbol(s, run, &t2, i, &ps, 1) > 0) add_node(t, &ps, PD_ELF_NIL);
         if (t->count > before) {
             ptree_fixup_end(t);
             ptree_fixup_duplicate(t);
@@ -1459,6 +1470,7 @@ static void collect_loads(pd_elf *e) {
         if (e->nloads == sizeof e->loads / sizeof e->loads[0]) { e->all_loads = 0; return; }
         e->loads[e->nloads].offset = ph_word(e, i, e->L->p_offset);
         e->loads[e->nloads].filesz = ph_word(e, i, e->L->p_filesz);
+        e->loads[e->nloads].memsz = ph_word(e, i, e->L->p_memsz);
         e->loads[e->nloads].vaddr = ph_word(e, i, e->L->p_vaddr);
         e->loads[e->nloads].exec = (ph_u32(e, i, e->L->p_flags) & PD_ELF_PF_X) != 0;
         e->nloads++;
