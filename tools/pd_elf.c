@@ -1709,7 +1709,8 @@ static void hex(char *out, const unsigned char *id, size_t n) {
     out[2 * n] = 0;
 }
 
-/* buildid_dir/.build-id/xx/rest/elf, then debug_dir/.build-id/xx/rest.debug. */
+/* buildid_dir/.build-id/xx/rest/elf (rest/vdso: perf's cache names a
+   vdso's copy so), then debug_dir/.build-id/xx/rest.debug. */
 static int try_build_id_dirs(finder *f, const pd_elf_search *s, pd_elf **out, pd_elf_found *found) {
     char h[2 * PD_ELF_MAX_ID + 1], dir[4096], path[4096];
     const char *home = getenv("HOME");
@@ -1718,6 +1719,9 @@ static int try_build_id_dirs(finder *f, const pd_elf_search *s, pd_elf **out, pd
     if (s->buildid_dir) snprintf(dir, sizeof dir, "%s", s->buildid_dir);
     else if (!home || !join(dir, sizeof dir, home, "/.debug", "")) dir[0] = 0;
     if (dir[0] && snprintf(path, sizeof path, "%s/.build-id/%.2s/%s/elf", dir, h, h + 2) < (int)sizeof path &&
+        try_candidate(f, path, PD_ELF_FROM_BUILDID_CACHE, out, found))
+        return 1;
+    if (dir[0] && snprintf(path, sizeof path, "%s/.build-id/%.2s/%s/vdso", dir, h, h + 2) < (int)sizeof path &&
         try_candidate(f, path, PD_ELF_FROM_BUILDID_CACHE, out, found))
         return 1;
     snprintf(dir, sizeof dir, "%s", s->debug_dir ? s->debug_dir : "/usr/lib/debug");
