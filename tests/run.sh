@@ -66,6 +66,7 @@ count "event names as perf 6.1 builds them" sh -c "$CC $WARN -g $SAN -I. tests/t
 count "reorder window: grown on demand = sized by the hint" sh -c "$CC $WARN -g -O1 $SAN -I. tests/test_order.c -o $B/test_order && $B/test_order \$(find tests/data -name '*.data' -type f | sort) \$( [ -d $CORPUS/recorded ] && find $CORPUS/recorded -name '*.data' -type f | sort)"
 count "perfdata_reader: records pushed in pieces of 1 byte to 1 MiB = the whole buffer's, plain and in time order; memory handed back (ASan+UBSan)" sh -c "$CC $WARN -g -O1 $SAN -I. tests/test_reader.c -o $B/test_reader && $B/test_reader \$(find tests/data -name '*.data' -type f | sort) \$( [ -d $CORPUS ] && find $CORPUS -type f \\( -name '*.data' -o -name '*.perf' -o -name 'perf.data*' \\) ! -name '*.xz' -size -32M | sort)"
 count "ELF resolver (gcc and clang, ASan+UBSan; C++)" sh tests/test_elf.sh
+count "demangling = c++filt (libstdc++, the C++ and Rust fixtures' workloads, a table) and perf 6.1's names; hostile names (ASan+UBSan; compiles as C++)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -Itools -c tools/pd_demangle.c -o $B/pd_demangle_cxx.o && $CC $WARN -g -O1 $SAN -Itools tests/demangle_cli.c tools/pd_demangle.c -o $B/demangle_cli && python3 tests/demangle_test.py $B/demangle_cli"
 count "tracepoint formats (C, ASan+UBSan)" sh -c "$CC $WARN -g $SAN -I. tests/test_tracing.c -o $B/test_tracing && $B/test_tracing \$(find tests/data -name '*.data' -type f | sort) \$( [ -d $CORPUS ] && find $CORPUS -type f \\( -name '*.data' -o -name 'perf.data*' -o -name 'probe.data.*' \\) ! -name '*.xz' ! -name '*.txt' -size -32M | sort)"
 count "tracepoint formats (C++11)" sh -c "c++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -g -I. tests/test_tracing.c -o $B/test_tracing_cxx && $B/test_tracing_cxx \$(find tests/data -name '*.data' -type f | sort)"
 count "tracepoint trace text = perf script's (C, ASan+UBSan)" sh -c "$CC $WARN -D_GNU_SOURCE -g $SAN -I. -Itools tests/test_tpfmt.c -o $B/test_tpfmt && if [ -d $CORPUS ]; then $B/test_tpfmt --corpus $CORPUS; else $B/test_tpfmt; fi"
@@ -185,6 +186,7 @@ if [ -d "$CORPUS" ]; then
 else
     skip "reading ahead in a second thread: -j 2 = -j 1 on ../shared/corpus (release build)" "no $CORPUS"
 fi
+count "C++ and Rust names as perf shows them: script (and --no-demangle), report, collapse = perf's on tests/data/cxx-g.data and rust-g.data (ASan build)" python3 tests/lang_diff.py build/asan/perfdata
 count "call chains with a context perf 6.1 does not know (guest, -1): dropped whole by script and collapse, as perf does" python3 tests/callchain_contexts.py build/asan/perfdata
 count "script = perf script on tests/data (ASan build)" python3 tests/script_diff.py build/asan/perfdata --expect tests/expected/script-data.txt tests/data
 count "info = perf report --header-only -I on tests/data fixtures" python3 tests/info_diff.py build/perfdata tests/data

@@ -398,7 +398,7 @@ static void print_stacks(collapse_ctx *c) {
 }
 
 enum { COLLAPSE_KERNEL = 1, COLLAPSE_WITH_PID, COLLAPSE_PERIOD, COLLAPSE_KALLSYMS, COLLAPSE_SYMFS, COLLAPSE_SYMDIR,
-       COLLAPSE_EVENT };
+       COLLAPSE_EVENT, COLLAPSE_NO_DEMANGLE };
 
 static const pd_opt collapse_opts[] = {
     {0, COLLAPSE_KERNEL, "kernel", NULL, "mark kernel frames with _[k]"},
@@ -409,6 +409,7 @@ static const pd_opt collapse_opts[] = {
     {0, COLLAPSE_KALLSYMS, "kallsyms", "FILE", "kernel symbols (default /proc/kallsyms when recorded on this host)"},
     {0, COLLAPSE_SYMFS, "symfs", "DIR", "look for binaries under DIR first"},
     {0, COLLAPSE_SYMDIR, "symdir", "DIR", "any ELF below DIR with the recorded build id"},
+    {0, COLLAPSE_NO_DEMANGLE, "no-demangle", NULL, "C++ and Rust names as the binary has them (perf's --no-demangle)"},
     {0, 0, NULL, NULL, NULL},
 };
 static const pd_opt *const collapse_tables[] = {collapse_opts, pd_filter_opts, pd_ratio_opts, pd_queue_opts, NULL};
@@ -430,6 +431,7 @@ static int collapse_option(void *ctx, int id, const char *value) {
     case COLLAPSE_KALLSYMS: a->kallsyms = value; break;
     case COLLAPSE_SYMFS: a->symfs = value; break;
     case COLLAPSE_SYMDIR: a->symdir = value; break;
+    case COLLAPSE_NO_DEMANGLE: pd_sym_demangle = 0; break;
     default: return pd_filter_set(&a->c->filter, id, value, "collapse");
     }
     return 0;

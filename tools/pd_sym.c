@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #endif
 #include "pd_sym.h"
+#include "pd_demangle.h"
 #include "pd_text.h"
 
 #include <stdint.h>
@@ -72,10 +73,15 @@ static void add_build_ids(pd_symbolizer *s, perfdata_view sec) {
     while (perfdata_build_id_next(&l, &st, &b)) add_build_id(s, &b);
 }
 
+int pd_sym_demangle = 1;
+
+struct pd_demangled { const char *name, *shown; };
+
 void pd_sym_init(pd_symbolizer *s, const perfdata_file *f) {
     perfdata_view sec;
     memset(s, 0, sizeof *s);
     s->file = f;
+    s->demangle = pd_sym_demangle;
     if (f && perfdata_feature_section(f, PERFDATA_FEAT_BUILD_ID, &sec, NULL) == PERFDATA_OK) add_build_ids(s, sec);
 }
 
@@ -87,6 +93,7 @@ void pd_sym_free(pd_symbolizer *s) {
     }
     free(s->dsos);
     free(s->dso_slots);
+    free(s->demangled);
     free(s->bids);
     pd_intern_free(&s->names);
     pd_kallsyms_free(s->kallsyms);
@@ -323,6 +330,66 @@ static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
     return d;
 }
 
+/* The name perf 6.1 shows for a symbol of a user binary: demangled (C++,
+   Rust) with libiberty's default options, as dso__load_sym does; a PLT
+   entry's name before its "@plt". Once per name: the result is interned
+   and kept by the name's address. */
+#define PD_DEMANGLED_MAX (64 << 20)
+
+static const char *shown_name(pd_symbolizer *s, const char *name) {
+    static char out[8192];
+    char part[4096];
+    const char *in = name;
+    size_t len, mask, i;
+    long n;
+    struct pd_demangled *e;
+    if (!s->demangle || !name || !pd_demangle_candidate(name)) return name;
+    if (s->ndemangled * 2 >= s->capdemangled) {
+        size_t cap = s->capdemangled ? s->capdemangled * 2 : 1024, k;
+        struct pd_demangled *t = (struct pd_demangled *)calloc(cap, sizeof *t);
+        if (!t) pd_nomem();
+        for (k = 0; k < s->capdemangled; k++) {
+            if (!s->demangled[k].name) continue;
+            i = (size_t)pd_hash_u64((uintptr_t)s->demangled[k].name) & (cap - 1);
+            while (t[i].name) i = (i + 1) & (cap - 1);
+            t[i] = s->demangled[k];
+        }
+        free(s->demangled);
+        s->demangled = t;
+        s->capdemangled = cap;
+    }
+    mask = s->capdemangled - 1;
+    for (i = (size_t)pd_hash_u64((uintptr_t)name) & mask; (e = &s->demangled[i])->name; i = (i + 1) & mask)
+        if (e->name == name) return e->shown;
+    len = strlen(name);
+    if (len > 4 && !strcmp(name + len - 4, "@plt")) {
+        if (len - 4 >= sizeof part) return name;
+        memcpy(part, name, len - 4);
+        part[len - 4] = 0;
+        in = part;
+    }
+    n = pd_demangle(in, 0, out, sizeof out - 5);
+    e->name = name;
+    e->shown = name;
+    /* a short name can stand for a long one: the texts kept are bounded
+       (PD_DEMANGLED_MAX), past that names stay as stored, said once */
+    if (n > 0 && s->demangled_bytes + (size_t)n > PD_DEMANGLED_MAX) {
+        if (!s->said_demangled) {
+            fprintf(stderr, "perfdata: demangled names take over %d MiB; the rest are shown as stored\n",
+                    PD_DEMANGLED_MAX >> 20);
+            s->said_demangled = 1;
+        }
+        n = -1;
+    }
+    if (n > 0) {
+        if (in == part) memcpy(out + n, "@plt", 5);
+        e->shown = pd_intern_str(&s->names, out);
+        s->demangled_bytes += (size_t)n;
+    }
+    s->ndemangled++;
+    return e->shown;
+}
+
 /* As in perf 6.1, the PLT entries synthesized from the binary sit in one
    tree with the symbols: in the PLT area, pd_elf_lookup_plt says what perf
    finds there (an entry, a symbol reaching over it, or nothing). */
@@ -427,7 +494,7 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
         out->addr = ip - m->start + m->pgoff; /* perf's map__map_ip */
         if (d->elf && pd_elf_map_to_vaddr(d->elf, m->start, m->pgoff, ip, &vaddr) == PD_ELF_OK &&
             (sym = plt_or_symbol(d, vaddr)) != NULL) {
-            out->sym = sym->name;
+            out->sym = shown_name(s, sym->name);
             out->src_file = sym->file;
             out->sym_start = sym->addr;
             out->sym_end = sym->end;

@@ -30,7 +30,15 @@ typedef struct pd_symbolizer {
     size_t ndsos, capdsos;
     size_t *dso_slots;              /* index + 1 into dsos, open addressing on the name pointer */
     int verbose;
+    int demangle;                   /* C++ and Rust names as perf shows them (pd_sym_demangle) */
+    struct pd_demangled *demangled; /* names demangled so far, open addressing on the name pointer */
+    size_t ndemangled, capdemangled;
+    size_t demangled_bytes;         /* their texts' total */
+    int said_demangled;             /* the bound was said */
 } pd_symbolizer;
+
+/* 1 unless --no-demangle: pd_sym_init copies it. */
+extern int pd_sym_demangle;
 
 typedef struct pd_resolved {
     const char *dso;                /* short name as perf shows it, interned: "libc.so.6",

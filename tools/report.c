@@ -861,7 +861,7 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
 }
 
 enum { REPORT_SORT = 1, REPORT_KALLSYMS, REPORT_SYMFS, REPORT_SYMDIR, REPORT_NR_SAMPLES, REPORT_CSV, REPORT_VERBOSE,
-       REPORT_STDIO, REPORT_NO_CHILDREN, REPORT_BRANCH, REPORT_NO_BRANCH };
+       REPORT_STDIO, REPORT_NO_CHILDREN, REPORT_BRANCH, REPORT_NO_BRANCH, REPORT_NO_DEMANGLE };
 
 static const pd_opt report_opts[] = {
     {'s', REPORT_SORT, "sort", "KEYS", "comma-separated from comm, pid, dso, sym (default comm,dso,sym)"},
@@ -869,6 +869,7 @@ static const pd_opt report_opts[] = {
     {0, REPORT_KALLSYMS, "kallsyms", "FILE", "kernel symbols (default /proc/kallsyms when recorded on this host)"},
     {0, REPORT_SYMFS, "symfs", "DIR", "look for binaries under DIR first"},
     {0, REPORT_SYMDIR, "symdir", "DIR", "any ELF below DIR with the recorded build id"},
+    {0, REPORT_NO_DEMANGLE, "no-demangle", NULL, "C++ and Rust names as the binary has them (perf's --no-demangle)"},
     {0, REPORT_CSV, "csv", "DIR", "also write stat.csv, overview.csv, processes.csv, results.csv in DIR (created if missing)"},
     {0, REPORT_STDIO, "stdio", NULL, "accepted, as perf's: the output is always perf's --stdio text"},
     {0, REPORT_NO_CHILDREN, "no-children", NULL, "accepted, as perf's: the profile is always the Self view"},
@@ -900,6 +901,7 @@ static int report_option(void *ctx, int id, const char *value) {
     case REPORT_KALLSYMS: a->kallsyms = value; break;
     case REPORT_SYMFS: a->symfs = value; break;
     case REPORT_SYMDIR: a->symdir = value; break;
+    case REPORT_NO_DEMANGLE: pd_sym_demangle = 0; break;
     case REPORT_NR_SAMPLES: a->r->show_samples = 1; break;
     case REPORT_CSV: a->r->csv_dir = value; break;
     case REPORT_VERBOSE: a->verbose = 1; break;

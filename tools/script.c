@@ -1353,7 +1353,7 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
 /* ---------------------------------------------------------------- command */
 
 enum { SCRIPT_FIELDS = 1, SCRIPT_SHOW_TASK, SCRIPT_SHOW_MMAP, SCRIPT_SHOW_LOST, SCRIPT_NS, SCRIPT_NO_CALLCHAIN,
-       SCRIPT_FILTER, SCRIPT_KALLSYMS, SCRIPT_SYMFS, SCRIPT_SYMDIR };
+       SCRIPT_FILTER, SCRIPT_KALLSYMS, SCRIPT_SYMFS, SCRIPT_SYMDIR, SCRIPT_NO_DEMANGLE };
 
 static const pd_opt script_opts[] = {
     {'F', SCRIPT_FIELDS, "fields", "LIST", "perf script's fields: [hw:|sw:|trace:|raw:|break:]comm,tid,pid,time,cpu,\n"
@@ -1367,6 +1367,7 @@ static const pd_opt script_opts[] = {
     {0, SCRIPT_KALLSYMS, "kallsyms", "FILE", "kernel symbols (default /proc/kallsyms when recorded on this host)"},
     {0, SCRIPT_SYMFS, "symfs", "DIR", "look for binaries under DIR first"},
     {0, SCRIPT_SYMDIR, "symdir", "DIR", "any ELF below DIR with the recorded build id"},
+    {0, SCRIPT_NO_DEMANGLE, "no-demangle", NULL, "C++ and Rust names as the binary has them (perf's --no-demangle)"},
     {0, 0, NULL, NULL, NULL},
 };
 static const pd_opt script_filter_opts[] = {
@@ -1399,6 +1400,7 @@ static int script_option(void *ctx, int id, const char *value) {
     case SCRIPT_FILTER: a->c->tp_filter = value; break;
     case SCRIPT_KALLSYMS: a->kallsyms = value; break;
     case SCRIPT_SYMFS: a->symfs = value; break;
+    case SCRIPT_NO_DEMANGLE: pd_sym_demangle = 0; break;
     case SCRIPT_SYMDIR: a->symdir = value; break;
     default: return pd_filter_set(&a->c->filter, id, value, "script");
     }

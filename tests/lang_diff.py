@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""C++ and Rust names as perf 6.1 shows them: the fixtures cxx-g.data and
+rust-g.data (tests/data/record-lang.sh; their workloads are committed
+beside them, xz-compressed) against perf's own outputs:
+
+  F.script-lang.xz          perf script: demangled names, byte for byte
+  F.script-lang-mangled.xz  perf script --no-demangle
+  F.report-lang.txt         perf report --stdio --no-children --sort dso,sym:
+                            every entry's overhead, to 0.01%, and the same
+                            set of entries
+  and, where ../shared/tools/flamegraph/stackcollapse-perf.pl is, `collapse`
+  against that script folding perf's script output (skipped without it).
+
+The workloads are put back at their recorded path under a --symfs tree
+(the system's own directories linked in, as perf found them).
+
+Usage: lang_diff.py PERFDATA"""
+import lzma
+import os
+import subprocess
+import sys
+
+from oracles import run_tool
+from report_diff import parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, 'data')
+RECORDED = '/tmp/perfdata-lang'
+STACKCOLLAPSE = os.environ.get('STACKCOLLAPSE', os.path.join(HERE, '..', '..', 'shared', 'tools', 'flamegraph',
+                                                              'stackcollapse-perf.pl'))
+
+
+def symfs_tree(work):
+    root = os.path.join(work, 'symfs')
+    dst_dir = root + RECORDED
+    os.makedirs(dst_dir, exist_ok=True)
+    for w in ('cxx-workload', 'rust-workload'):
+        with lzma.open(os.path.join(DATA, w + '.xz')) as f, open(os.path.join(dst_dir, w), 'wb') as o:
+            o.write(f.read())
+    for d in ('usr', 'lib', 'lib64', 'bin', 'sbin'):
+        if os.path.exists('/' + d) and not os.path.lexists(os.path.join(root, d)):
+            os.symlink('/' + d, os.path.join(root, d))
+    return root
+
+
+def first_diff(got, want):
+    a, b = got.split('\n'), want.split('\n')
+    for i in range(max(len(a), len(b))):
+        x = a[i] if i < len(a) else '<end>'
+        y = b[i] if i < len(b) else '<end>'
+        if x != y:
+            return f'line {i + 1}: perf {y[:160]!r}, ours {x[:160]!r}'
+    return ''
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    binary = sys.argv[1]
+    work = os.path.join('build', 'test', 'lang')
+    symfs = symfs_tree(work)
+    passed = failed = skipped = 0
+    for base in ('cxx-g.data', 'rust-g.data'):
+        data = os.path.join(DATA, base)
+        for suffix, extra in (('.script-lang.xz', []), ('.script-lang-mangled.xz', ['--no-demangle'])):
+            want = lzma.open(data + suffix).read().decode('utf-8', 'replace')
+            run = run_tool([binary, 'script', '--symfs', symfs] + extra + [data])
+            problems = run.problems + ([] if run.out == want else ['differs from perf script, ' + first_diff(run.out, want)])
+            if not want.strip():
+                problems.append('empty oracle')
+            if problems:
+                failed += 1
+                print(f'FAIL {base} script {" ".join(extra)}: ' + '; '.join(problems))
+            else:
+                passed += 1
+                print(f'ok   {base} script {" ".join(extra)}: {want.count(chr(10))} lines = perf script')
+        theirs = parse(open(data + '.report-lang.txt', errors='replace').read())
+        run = run_tool([binary, 'report', '--stdio', '--sort', 'dso,sym', '--symfs', symfs, data])
+        ours = parse(run.out)
+        problems = list(run.problems)
+        if len(ours) != len(theirs) or not theirs:
+            problems.append(f'{len(ours)} event tables, perf has {len(theirs)}')
+        for t, o in zip(theirs, ours):
+            if set(t['entries']) != set(o['entries']):
+                problems.append(f"entries perf only: {sorted(set(t['entries']) - set(o['entries']))[:3]}, "
+                                f"ours only: {sorted(set(o['entries']) - set(t['entries']))[:3]}")
+            for key, pct in t['entries'].items():
+                mine = o['entries'].get(key)
+                if mine is not None and abs(mine - pct) > 0.01 + 1e-9:
+                    problems.append(f'{key}: perf {pct:.2f}%, ours {mine:.2f}%')
+        if problems:
+            failed += 1
+            print(f'FAIL {base} report: ' + '; '.join(problems[:4]))
+        else:
+            passed += 1
+            print(f'ok   {base} report: {sum(len(t["entries"]) for t in theirs)} entries = perf report')
+        if not os.path.exists(STACKCOLLAPSE):
+            skipped += 1
+            print(f'skip {base} collapse: {STACKCOLLAPSE} not found')
+            continue
+        script = lzma.open(data + '.script-lang.xz').read()
+        folded = subprocess.run(['perl', STACKCOLLAPSE], input=script, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # perf script's default lines carry the period, which stackcollapse-perf.pl adds up
+        run = run_tool([binary, 'collapse', '--period', '--symfs', symfs, data])
+        a = sorted(folded.stdout.decode('utf-8', 'replace').splitlines())
+        b = sorted(run.out.splitlines())
+        if folded.returncode != 0 or run.problems or a != b or not a:
+            failed += 1
+            d = sorted(set(a) ^ set(b))
+            print(f'FAIL {base} collapse: ' + '; '.join(run.problems + [f'{len(d)} stacks differ from stackcollapse-perf.pl'
+                                                                   + (f': {d[0][:160]!r}' if d else '')]))
+        else:
+            passed += 1
+            print(f'ok   {base} collapse: {len(a)} stacks = stackcollapse-perf.pl of perf script')
+    print(f'{passed} passed, {failed} failed' + (f', {skipped} skipped' if skipped else ''))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == '__main__':
+    main()
