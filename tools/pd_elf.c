@@ -563,6 +563,17 @@ static size_t section_named(const pd_elf *e, const char *want) {
 static uint64_t sh_addr(const pd_elf *e, size_t i) { return sh_word(e, i, e->L->word == 8 ? 16 : 12); }
 static uint64_t sh_flags(const pd_elf *e, size_t i) { return sh_word(e, i, 8); }
 
+int pd_elf_section(const pd_elf *elf, const char *name, const unsigned char **data, size_t *size, uint64_t *flags) {
+    size_t i;
+    view v;
+    if (!elf || !name || (i = section_named(elf, name)) >= elf->shnum || section_data(elf, i, &v, NULL) != PD_ELF_OK)
+        return 0;
+    if (data) *data = v.p;
+    if (size) *size = v.n;
+    if (flags) *flags = sh_flags(elf, i);
+    return 1;
+}
+
 /* perf 6.1's PLT layout: header and entry sizes for ARM, AArch64 and SPARC,
    else both sh_entsize (16 on x86 .plt, 0 when the linker leaves it 0). */
 static uint64_t plt_entry_size(const pd_elf *e, size_t plt, uint64_t *header) {

@@ -183,6 +183,10 @@ pd_elf_status pd_elf_open_file(const char *path, pd_elf **out, pd_elf_error *err
 void pd_elf_close(pd_elf *elf);
 
 const pd_elf_info *pd_elf_get_info(const pd_elf *elf);
+/* The bytes of the section named name (a DWARF section, say): 1 and
+   *data, *size (0 for SHT_NOBITS) and its sh_flags (SHF_COMPRESSED...),
+   or 0 when there is none or it runs past the file. */
+int pd_elf_section(const pd_elf *elf, const char *name, const unsigned char **data, size_t *size, uint64_t *flags);
 
 /* The symbol vaddr falls in (the one with the greatest address when
    several do), or NULL. */

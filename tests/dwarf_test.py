@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""tools/pd_dwarf.c's line tables against binutils' addr2line (what perf 6.1
+runs for source lines): every third address of .text, in
+
+- tests/data/cxx-workload (g++ -O2 -g: DWARF 5, inlined libstdc++ code);
+- tests/data/workload.c built here with gcc -O2 -gdwarf-2, -gdwarf-4 and
+  -gdwarf-5, and -m32 where gcc can (32-bit ELF, 4-byte addresses);
+- each of those again with its debug sections compressed by objcopy
+  (zlib, and zstd where this objcopy has it): the same lines.
+
+Where addr2line gives FILE:LINE (a discriminator dropped), ours must be the
+same text; where it gives none (??:0, or a compile unit's name with ?:
+units without line tables, not read here), ours must give none either.
+Needs gcc, objcopy and addr2line (a missing one is a skip, said).
+
+Usage: dwarf_test.py CLI_BINARY"""
+import lzma
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, 'data')
+
+
+def text_range(path):
+    out = subprocess.run(['readelf', '-SW', path], stdout=subprocess.PIPE, text=True).stdout
+    for line in out.splitlines():
+        if ' .text ' in line:
+            f = line.split(']', 1)[1].split()
+            return int(f[2], 16), int(f[4], 16)
+    return None
+
+
+def compare(cli, path, label):
+    r = text_range(path)
+    if not r or not r[1]:
+        return f'{label}: no .text'
+    addrs = [hex(a) for a in range(r[0], r[0] + r[1], 3)]
+    text = '\n'.join(addrs) + '\n'
+    p = subprocess.run([cli, path], input=text, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0 or re.search(r'runtime error|Sanitizer|ERROR:', p.stderr):
+        return f'{label}: exit {p.returncode}: {p.stderr.strip()[:200]}'
+    ours = p.stdout.split('\n')[1:-1]
+    theirs = subprocess.run(['addr2line', '-e', path], input=text, stdout=subprocess.PIPE, text=True).stdout.split('\n')[:-1]
+    if len(ours) != len(addrs) or len(theirs) != len(addrs):
+        return f'{label}: {len(ours)} and {len(theirs)} answers for {len(addrs)} addresses'
+    bad, lines = [], 0
+    for a, o, t in zip(addrs, ours, theirs):
+        t = re.sub(r' \(discriminator \d+\)$', '', t)
+        if t == '??:0' or t.endswith(':?'):
+            if o != '??:0':
+                bad.append(f'{a}: addr2line has no line, ours {o}')
+            continue
+        lines += 1
+        if o != t:
+            bad.append(f'{a}: addr2line {t}, ours {o}')
+    if not lines:
+        return f'{label}: addr2line found no lines (no debug info?)'
+    if bad:
+        return f'{label}: {len(bad)} of {len(addrs)} addresses differ: ' + '; '.join(bad[:3])
+    print(f'ok   {label}: {len(addrs)} addresses, {lines} with a line = addr2line')
+    return ''
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    cli = os.path.abspath(sys.argv[1])
+    passed = failed = skipped = 0
+    tools = [t for t in ('gcc', 'objcopy', 'addr2line', 'readelf') if not shutil.which(t)]
+    if tools:
+        print(f'skip line tables against addr2line: {", ".join(tools)} not installed')
+        print('0 passed, 0 failed, 1 skipped')
+        return
+    work = os.path.abspath(os.path.join('build', 'test', 'dwarf'))
+    os.makedirs(work, exist_ok=True)
+    bins = []
+    cxx = os.path.join(work, 'cxx-workload')
+    with lzma.open(os.path.join(DATA, 'cxx-workload.xz')) as f, open(cxx, 'wb') as o:
+        o.write(f.read())
+    bins.append((cxx, 'cxx-workload (DWARF 5, g++ -O2)'))
+    src = os.path.join(DATA, 'workload.c')
+    for flags, label in ((['-gdwarf-2'], 'DWARF 2'), (['-gdwarf-4'], 'DWARF 4'), (['-gdwarf-5'], 'DWARF 5'),
+                         (['-m32', '-gdwarf-4'], 'DWARF 4, -m32'), (['-m32', '-gdwarf-5'], 'DWARF 5, -m32')):
+        out = os.path.join(work, 'workload-' + '-'.join(x.strip('-') for x in flags))
+        p = subprocess.run(['gcc', '-O2'] + flags + [src, '-o', out, '-lpthread'], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        if p.returncode != 0:
+            skipped += 1
+            print(f'skip workload.c {label}: gcc cannot build it here ({p.stderr.decode()[:100].strip()})')
+            continue
+        bins.append((out, f'workload.c ({label}, gcc -O2)'))
+    for path, label in list(bins):
+        for kind in ('zlib', 'zstd'):
+            out = f'{path}-{kind}'
+            p = subprocess.run(['objcopy', f'--compress-debug-sections={kind}', path, out], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+            if p.returncode != 0:
+                skipped += 1
+                print(f'skip {label} compressed with {kind}: objcopy cannot ({p.stderr.decode()[:80].strip()})')
+                continue
+            bins.append((out, f'{label}, sections compressed with {kind}'))
+    for path, label in bins:
+        why = compare(cli, path, label)
+        if why:
+            failed += 1
+            print('FAIL ' + why)
+        else:
+            passed += 1
+    print(f'{passed} passed, {failed} failed' + (f', {skipped} skipped' if skipped else ''))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == '__main__':
+    main()

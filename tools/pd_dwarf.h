@@ -1,0 +1,47 @@
+/* pd_dwarf.h - source lines from DWARF line tables (.debug_line, versions
+   2 to 5, 32- and 64-bit DWARF, either byte order), for the tools.
+   An address's line is the row binutils' addr2line gives it (which perf
+   6.1 asks): the last row at the greatest address not above it, within a
+   sequence that runs past it; of several rows at one address, the last.
+   Everything read is checked against the section's bounds; a unit that is
+   malformed is left out (its addresses have no line), the others stay. */
+#ifndef PD_DWARF_H
+#define PD_DWARF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pd_dwarf_sections {
+    const unsigned char *line, *line_str, *str; /* .debug_line, .debug_line_str, .debug_str */
+    size_t line_n, line_str_n, str_n;
+    int big_endian;
+    int addr_size;                              /* 4 or 8: the ELF class's */
+} pd_dwarf_sections;
+
+typedef struct pd_dwarf_lines pd_dwarf_lines;
+
+typedef struct pd_dwarf_where {
+    const char *file;           /* the file entry's name, as stored (not NUL-terminated) */
+    size_t file_len;
+    const char *dir;            /* its directory entry, or NULL */
+    size_t dir_len;
+    uint32_t line;              /* 0: the table says no line */
+} pd_dwarf_where;
+
+/* The line tables of sec (which must outlive them); NULL when out of
+   memory. *units and *bad (may be NULL) count the units read and left out. */
+pd_dwarf_lines *pd_dwarf_lines_load(const pd_dwarf_sections *sec, size_t *units, size_t *bad);
+void pd_dwarf_lines_free(pd_dwarf_lines *l);
+/* 1 and *where for an address some sequence covers, else 0. */
+int pd_dwarf_lookup(const pd_dwarf_lines *l, uint64_t addr, pd_dwarf_where *where);
+/* How many rows were kept (for tests). */
+size_t pd_dwarf_rows(const pd_dwarf_lines *l);
+
+struct pd_elf;
+/* The line tables of an ELF file (or its debug file), its compressed
+   sections (SHF_COMPRESSED: zlib or zstd) decompressed into memory the
+   result owns. NULL when it has no line table or it cannot be read; *why
+   (may be NULL) says which. */
+pd_dwarf_lines *pd_dwarf_lines_elf(const struct pd_elf *elf, const char **why);
+
+#endif
