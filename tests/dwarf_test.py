@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""tools/pd_dwarf.c's line tables against binutils' addr2line (what perf 6.1
-runs for source lines): every third address of .text, in
+"""tools/pd_dwarf.c against addr2line.
+
+1. Line tables against binutils' addr2line (what perf 6.1 runs for source
+   lines): every third address of .text, in
 
 - tests/data/cxx-workload (g++ -O2 -g: DWARF 5, inlined libstdc++ code);
 - tests/data/workload.c built here with gcc -O2 -gdwarf-2, -gdwarf-4 and
@@ -8,12 +10,20 @@ runs for source lines): every third address of .text, in
 - each of those again with its debug sections compressed by objcopy
   (zlib, and zstd where this objcopy has it): the same lines.
 
-Where addr2line gives FILE:LINE (a discriminator dropped), ours must be the
-same text; where it gives none (??:0, or a compile unit's name with ?:
-units without line tables, not read here), ours must give none either.
-Needs gcc, objcopy and addr2line (a missing one is a skip, said).
+   Where addr2line gives FILE:LINE (a discriminator dropped), ours must be
+   the same text; where it gives none (??:0, or a compile unit's name with
+   ?: units without line tables, not read here), ours must give none either.
+2. Functions and inline chains against llvm-addr2line -f -i -a (without
+   -C: names compared as stored; demangling has its own test), at every
+   address of .text of the same binaries that the debug information holds:
+   every frame's name and FILE:LINE (discriminators dropped) must be
+   llvm's; of the outermost frame, which llvm names from the symbol table,
+   another symbol at the same address (an alias: D1/D2, .localalias) is
+   accepted. Addresses the debug information does not hold are counted,
+   not compared (llvm's symbol-table fallbacks are its own).
+Needs gcc, objcopy, addr2line and llvm-addr2line (a missing one is a skip).
 
-Usage: dwarf_test.py CLI_BINARY"""
+Usage: dwarf_test.py LINES_CLI FRAMES_CLI"""
 import lzma
 import os
 import re
@@ -65,10 +75,78 @@ def compare(cli, path, label):
     return ''
 
 
+def aliases(path):
+    """address -> the names of the symbols there"""
+    out = {}
+    p = subprocess.run(['nm', '--defined-only', path], stdout=subprocess.PIPE, text=True)
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if len(f) == 3:
+            out.setdefault(int(f[0], 16), set()).add(f[2])
+    return out
+
+
+def blocks(lines, start):
+    out, cur = [], None
+    for l in lines:
+        if start(l):
+            cur = [l]
+            out.append(cur)
+        elif cur is not None:
+            cur.append(l)
+    return out
+
+
+def compare_frames(cli, path, label):
+    r = text_range(path)
+    if not r or not r[1]:
+        return f'{label}: no .text', None
+    addrs = [hex(a) for a in range(r[0], r[0] + r[1])]
+    text = '\n'.join(addrs) + '\n'
+    p = subprocess.run([cli, path], input=text, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0 or re.search(r'runtime error|Sanitizer|ERROR:', p.stderr):
+        return f'{label}: exit {p.returncode}: {p.stderr.strip()[:200]}', None
+    llvm = subprocess.run(['llvm-addr2line', '-a', '-f', '-i', '-e', path], input=text, stdout=subprocess.PIPE,
+                          text=True).stdout.split('\n')[:-1]
+    ob = blocks(p.stdout.split('\n')[:-1], lambda l: l.startswith('@ '))
+    lb = blocks(llvm, lambda l: l.startswith('0x'))
+    if len(ob) != len(addrs) or len(lb) != len(addrs):
+        return f'{label}: {len(ob)} and {len(lb)} answers for {len(addrs)} addresses', None
+    names = aliases(path)
+    by_name = {}
+    for a, ns in names.items():
+        for n in ns:
+            by_name.setdefault(n, set()).add(a)
+    dwarf, bad = 0, []
+    for a, o, l in zip(addrs, ob, lb):
+        if o[0] != '@ dwarf':
+            continue
+        dwarf += 1
+        o = o[1:]
+        l = [re.sub(r' \(discriminator \d+\)$', '', x) for x in l[1:]]
+        if len(o) != len(l):
+            bad.append(f'{a}: {len(o) // 2} frames, llvm {len(l) // 2}')
+            continue
+        for i, (x, y) in enumerate(zip(o, l)):
+            if x == y:
+                continue
+            if i == len(o) - 2 and by_name.get(x, set()) & by_name.get(y, set()):
+                continue  # the outermost frame: another name of the same symbol
+            bad.append(f'{a}: ours {x!r}, llvm {y!r}')
+            break
+    if not dwarf:
+        return f'{label}: the debug information holds no address', None
+    if bad:
+        return f'{label}: {len(bad)} of {dwarf} addresses differ from llvm-addr2line: ' + '; '.join(bad[:3]), None
+    print(f'ok   {label}: {dwarf} addresses in the debug information (of {len(addrs)}): frames = llvm-addr2line')
+    return '', dwarf
+
+
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 3:
         sys.exit(__doc__)
     cli = os.path.abspath(sys.argv[1])
+    frames_cli = os.path.abspath(sys.argv[2])
     passed = failed = skipped = 0
     tools = [t for t in ('gcc', 'objcopy', 'addr2line', 'readelf') if not shutil.which(t)]
     if tools:
@@ -93,6 +171,7 @@ def main():
             print(f'skip workload.c {label}: gcc cannot build it here ({p.stderr.decode()[:100].strip()})')
             continue
         bins.append((out, f'workload.c ({label}, gcc -O2)'))
+    originals = {}
     for path, label in list(bins):
         for kind in ('zlib', 'zstd'):
             out = f'{path}-{kind}'
@@ -103,6 +182,7 @@ def main():
                 print(f'skip {label} compressed with {kind}: objcopy cannot ({p.stderr.decode()[:80].strip()})')
                 continue
             bins.append((out, f'{label}, sections compressed with {kind}'))
+            originals[out] = path
     for path, label in bins:
         why = compare(cli, path, label)
         if why:
@@ -110,6 +190,30 @@ def main():
             print('FAIL ' + why)
         else:
             passed += 1
+    if not shutil.which('llvm-addr2line'):
+        skipped += 1
+        print('skip functions and inline chains: llvm-addr2line not installed')
+    else:
+        for path, label in bins:
+            if 'zstd' in label:
+                # llvm-addr2line 14 reads no zstd sections: the same frames as the original's
+                r = text_range(path)
+                text = '\n'.join(hex(a) for a in range(r[0], r[0] + r[1])) + '\n'
+                a = subprocess.run([frames_cli, path], input=text, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                b = subprocess.run([frames_cli, originals[path]], input=text, stdout=subprocess.PIPE, text=True)
+                if a.returncode != 0 or a.stdout != b.stdout or re.search(r'runtime error|Sanitizer', a.stderr):
+                    failed += 1
+                    print(f'FAIL {label}: frames differ from the uncompressed file\'s')
+                else:
+                    passed += 1
+                    print(f'ok   {label}: frames = the uncompressed file\'s')
+                continue
+            why, _ = compare_frames(frames_cli, path, label)
+            if why:
+                failed += 1
+                print('FAIL ' + why)
+            else:
+                passed += 1
     print(f'{passed} passed, {failed} failed' + (f', {skipped} skipped' if skipped else ''))
     sys.exit(1 if failed else 0)
 

@@ -16,6 +16,7 @@
 typedef struct row { uint64_t addr; uint32_t file, line; } row;
 typedef struct seq { uint64_t low, high; size_t first, n; } seq;
 typedef struct name { const char *s; size_t n; uint32_t dir; } name;
+typedef struct lunit { uint64_t offset; uint32_t file_base, nfiles; int v5; } lunit;
 
 struct pd_dwarf_lines {
     unsigned char *owned[3];    /* sections decompressed for it */
@@ -25,6 +26,8 @@ struct pd_dwarf_lines {
     size_t nseqs, capseqs;
     name *files, *dirs;
     size_t nfiles, capfiles, ndirs, capdirs;
+    lunit *units;               /* by offset in .debug_line: where a unit's files are */
+    size_t nunits, capunits;
 };
 
 typedef struct rd {
@@ -210,7 +213,7 @@ static int add_row(pd_dwarf_lines *l, state *st, uint32_t file_base, size_t nfil
 
 /* One unit at r (its unit_length read by the caller): 1 read, 0 left out,
    -1 out of memory. */
-static int unit(pd_dwarf_lines *l, const pd_dwarf_sections *sec, rd *r, int off8) {
+static int unit(pd_dwarf_lines *l, const pd_dwarf_sections *sec, rd *r, int off8, uint64_t offset) {
     unsigned version, min_inst, line_range, opcode_base, i;
     int line_base, v5;
     uint64_t header_length;
@@ -332,6 +335,11 @@ static int unit(pd_dwarf_lines *l, const pd_dwarf_sections *sec, rd *r, int off8
     }
     if (pr.bad) goto bad;
     if (st.in_seq) l->nrows = st.seq_first; /* a sequence with no end: no addresses */
+    if (!grow((void **)&l->units, &l->capunits, l->nunits + 1, sizeof *l->units)) return -1;
+    l->units[l->nunits].offset = offset;
+    l->units[l->nunits].file_base = file_base;
+    l->units[l->nunits].nfiles = (uint32_t)(l->nfiles - file_base);
+    l->units[l->nunits++].v5 = v5;
     return 1;
 bad:
     l->nrows = nrows0;
@@ -366,7 +374,7 @@ pd_dwarf_lines *pd_dwarf_lines_load(const pd_dwarf_sections *sec, size_t *units,
         if (r.bad || len > (uint64_t)(end - r.p)) { nb++; break; }
         r.end = r.p + len;
         p = r.end;
-        rc = unit(l, sec, &r, off8);
+        rc = unit(l, sec, &r, off8, (uint64_t)(r.p - 4 - (off8 ? 8 : 0) - sec->line));
         if (rc < 0) { pd_dwarf_lines_free(l); return NULL; }
         if (rc) nu++;
         else nb++;
@@ -386,6 +394,7 @@ void pd_dwarf_lines_free(pd_dwarf_lines *l) {
     free(l->seqs);
     free(l->files);
     free(l->dirs);
+    free(l->units);
     free(l);
 }
 
@@ -524,4 +533,612 @@ pd_dwarf_lines *pd_dwarf_lines_elf(const struct pd_elf *elf, const char **why) {
     }
     memcpy(l->owned, owned, sizeof owned);
     return l;
+}
+
+/* ------------------------------------------------------------ .debug_info */
+
+/* Functions and their inlined calls: every DW_TAG_subprogram and
+   DW_TAG_inlined_subroutine with code addresses becomes a scope (one per
+   address range) pointing at its entry; an entry keeps its parent (the
+   enclosing function entry), its name (followed through
+   DW_AT_abstract_origin and DW_AT_specification when it has none) and,
+   for an inlined call, the call site. An address's frames are the
+   innermost scope holding it and its parents. */
+
+enum {
+    TAG_compile_unit = 0x11, TAG_partial_unit = 0x3c, TAG_subprogram = 0x2e, TAG_inlined_subroutine = 0x1d,
+    AT_name = 0x03, AT_low_pc = 0x11, AT_high_pc = 0x12, AT_ranges = 0x55, AT_stmt_list = 0x10,
+    AT_abstract_origin = 0x31, AT_specification = 0x47, AT_linkage_name = 0x6e, AT_MIPS_linkage_name = 0x2007,
+    AT_call_file = 0x58, AT_call_line = 0x59, AT_str_offsets_base = 0x72, AT_addr_base = 0x73,
+    AT_rnglists_base = 0x74, AT_GNU_ranges_base = 0x2132
+};
+
+typedef struct abbrev_attr { uint32_t attr, form; int64_t implicit; } abbrev_attr;
+typedef struct abbrev { uint64_t code; uint32_t tag; int children; size_t first, n; } abbrev;
+typedef struct abbrev_table { uint64_t offset; size_t first, n; } abbrev_table;
+
+typedef struct cu {
+    uint64_t start, end;        /* the unit in .debug_info, header included */
+    const unsigned char *dies;  /* its first entry */
+    size_t table;               /* its abbrev table */
+    unsigned version, addr_size;
+    int off8;
+    uint64_t str_offsets_base, addr_base, rnglists_base, low_pc;
+    uint32_t file_base, nfiles; /* its line table's files */
+    int v5_files, has_lines;
+} cu;
+
+typedef struct fentry {
+    uint64_t die;               /* offset in .debug_info */
+    int32_t parent;             /* index of the enclosing function entry, -1 */
+    uint32_t cu;
+    uint32_t call_file, call_line;
+    int inlined;
+} fentry;
+
+typedef struct scope { uint64_t low, high, reach; uint32_t entry, depth; } scope;
+
+struct pd_dwarf {
+    pd_dwarf_lines *lines;
+    pd_dwarf_sections sec;
+    const unsigned char *info, *abbr, *str_offsets, *addr, *ranges, *rnglists;
+    size_t info_n, abbr_n, str_offsets_n, addr_n, ranges_n, rnglists_n;
+    unsigned char *owned[8];     /* sections decompressed for it */
+    abbrev_attr *attrs;
+    size_t nattrs, capattrs;
+    abbrev *abbrevs;
+    size_t nabbrevs, capabbrevs;
+    abbrev_table *tables;
+    size_t ntables, captables;
+    cu *cus;
+    size_t ncus, capcus;
+    fentry *entries;
+    size_t nentries, capentries;
+    scope *scopes;
+    size_t nscopes, capscopes;
+};
+
+static size_t abbrev_table_for(struct pd_dwarf *d, uint64_t offset) {
+    size_t i;
+    rd r;
+    for (i = 0; i < d->ntables; i++)
+        if (d->tables[i].offset == offset) return i;
+    if (offset >= d->abbr_n) return (size_t)-1;
+    if (!grow((void **)&d->tables, &d->captables, d->ntables + 1, sizeof *d->tables)) return (size_t)-1;
+    d->tables[d->ntables].offset = offset;
+    d->tables[d->ntables].first = d->nabbrevs;
+    r.p = d->abbr + offset;
+    r.end = d->abbr + d->abbr_n;
+    r.big = d->sec.big_endian;
+    r.bad = 0;
+    for (;;) {
+        abbrev a;
+        a.code = rd_uleb(&r);
+        if (r.bad || !a.code) break;
+        a.tag = (uint32_t)rd_uleb(&r);
+        a.children = (int)rd_n(&r, 1);
+        a.first = d->nattrs;
+        for (;;) {
+            abbrev_attr at;
+            at.attr = (uint32_t)rd_uleb(&r);
+            at.form = (uint32_t)rd_uleb(&r);
+            at.implicit = at.form == 0x21 ? rd_sleb(&r) : 0;
+            if (r.bad || (!at.attr && !at.form)) break;
+            if (!grow((void **)&d->attrs, &d->capattrs, d->nattrs + 1, sizeof *d->attrs)) return (size_t)-1;
+            d->attrs[d->nattrs++] = at;
+        }
+        a.n = d->nattrs - a.first;
+        if (r.bad) break;
+        if (!grow((void **)&d->abbrevs, &d->capabbrevs, d->nabbrevs + 1, sizeof *d->abbrevs)) return (size_t)-1;
+        d->abbrevs[d->nabbrevs++] = a;
+    }
+    d->tables[d->ntables].n = d->nabbrevs - d->tables[d->ntables].first;
+    return d->ntables++;
+}
+
+static const abbrev *abbrev_find(const struct pd_dwarf *d, size_t table, uint64_t code) {
+    const abbrev_table *t = &d->tables[table];
+    size_t i;
+    if (code >= 1 && code <= t->n && d->abbrevs[t->first + code - 1].code == code) return &d->abbrevs[t->first + code - 1];
+    for (i = 0; i < t->n; i++)
+        if (d->abbrevs[t->first + i].code == code) return &d->abbrevs[t->first + i];
+    return NULL;
+}
+
+/* what one entry says, of the attributes read here */
+typedef struct die {
+    uint64_t offset;
+    uint32_t tag;
+    int children;
+    const char *name, *linkage;
+    size_t name_n, linkage_n;
+    uint64_t low, high, ranges, origin, spec, call_file, call_line, stmt_list;
+    int has_low, has_high, high_is_offset, has_ranges, ranges_is_index, has_origin, has_spec, has_stmt;
+    uint64_t str_offsets_base, addr_base, rnglists_base;
+    int has_str_offsets_base, has_addr_base, has_rnglists_base;
+} die;
+
+static const char *strx(const struct pd_dwarf *d, const cu *u, uint64_t index, size_t *len) {
+    unsigned w = u->off8 ? 8 : 4;
+    uint64_t at;
+    rd r;
+    if (!d->str_offsets || u->str_offsets_base > d->str_offsets_n || index > (d->str_offsets_n - u->str_offsets_base) / w)
+        return NULL;
+    at = u->str_offsets_base + index * w;
+    if (at + w > d->str_offsets_n) return NULL;
+    r.p = d->str_offsets + at;
+    r.end = d->str_offsets + d->str_offsets_n;
+    r.big = d->sec.big_endian;
+    r.bad = 0;
+    return str_at(d->sec.str, d->sec.str_n, rd_n(&r, w), len);
+}
+
+static int addrx(const struct pd_dwarf *d, const cu *u, uint64_t index, uint64_t *out) {
+    rd r;
+    if (!d->addr || u->addr_base > d->addr_n || index > (d->addr_n - u->addr_base) / u->addr_size) return 0;
+    r.p = d->addr + u->addr_base + index * u->addr_size;
+    r.end = d->addr + d->addr_n;
+    r.big = d->sec.big_endian;
+    r.bad = 0;
+    *out = rd_n(&r, u->addr_size);
+    return !r.bad;
+}
+
+/* Reads the entry at r (in unit u); 0 at a null entry or a fault (r->bad). */
+static int read_die(const struct pd_dwarf *d, const cu *u, rd *r, die *e) {
+    const abbrev *a;
+    uint64_t code;
+    size_t i;
+    memset(e, 0, sizeof *e);
+    e->offset = (uint64_t)(r->p - d->info);
+    code = rd_uleb(r);
+    if (r->bad || !code) return 0;
+    if (!(a = abbrev_find(d, u->table, code))) { r->bad = 1; return 0; }
+    e->tag = a->tag;
+    e->children = a->children;
+    for (i = 0; i < a->n && !r->bad; i++) {
+        const abbrev_attr *at = &d->attrs[a->first + i];
+        uint32_t form = at->form;
+        uint64_t v = 0;
+        const char *s = NULL;
+        size_t slen = 0;
+        int is_ref = 0, is_str = 0, is_addr = 0, is_index = 0, is_data = 0;
+        if (form == 0x16) form = (uint32_t)rd_uleb(r); /* indirect */
+        switch (form) {
+        case 0x01: v = rd_n(r, u->addr_size); is_addr = 1; break;                     /* addr */
+        case 0x03: v = rd_n(r, 2); if (v > (uint64_t)(r->end - r->p)) r->bad = 1; else r->p += v; break;
+        case 0x04: v = rd_n(r, 4); if (v > (uint64_t)(r->end - r->p)) r->bad = 1; else r->p += v; break;
+        case 0x05: v = rd_n(r, 2); is_data = 1; break;
+        case 0x06: v = rd_n(r, 4); is_data = 1; break;
+        case 0x07: v = rd_n(r, 8); is_data = 1; break;
+        case 0x08: s = rd_str(r, &slen); is_str = 1; break;                                /* string */
+        case 0x09: case 0x18: v = rd_uleb(r); if (v > (uint64_t)(r->end - r->p)) r->bad = 1; else r->p += v; break;
+        case 0x0a: v = rd_n(r, 1); if (v > (uint64_t)(r->end - r->p)) r->bad = 1; else r->p += v; break;
+        case 0x0b: v = rd_n(r, 1); is_data = 1; break;
+        case 0x0c: v = rd_n(r, 1); break;
+        case 0x0d: v = (uint64_t)rd_sleb(r); is_data = 1; break;
+        case 0x0e: s = str_at(d->sec.str, d->sec.str_n, rd_n(r, u->off8 ? 8 : 4), &slen); is_str = 1; break;
+        case 0x0f: v = rd_uleb(r); is_data = 1; break;
+        case 0x10: v = rd_n(r, u->version <= 2 ? u->addr_size : (u->off8 ? 8 : 4)); is_ref = 2; break; /* ref_addr */
+        case 0x11: v = rd_n(r, 1) + u->start; is_ref = 1; break;
+        case 0x12: v = rd_n(r, 2) + u->start; is_ref = 1; break;
+        case 0x13: v = rd_n(r, 4) + u->start; is_ref = 1; break;
+        case 0x14: v = rd_n(r, 8) + u->start; is_ref = 1; break;
+        case 0x15: v = rd_uleb(r) + u->start; is_ref = 1; break;
+        case 0x17: v = rd_n(r, u->off8 ? 8 : 4); is_data = 1; break;                         /* sec_offset */
+        case 0x19: v = 1; break;                                                              /* flag_present */
+        case 0x1a: s = strx(d, u, rd_uleb(r), &slen); is_str = 1; break;                      /* strx */
+        case 0x1b: v = rd_uleb(r); is_index = 1; break;                                       /* addrx */
+        case 0x1c: rd_n(r, 4); break;
+        case 0x1d: rd_n(r, u->off8 ? 8 : 4); break;                                           /* strp_sup */
+        case 0x1e: rd_n(r, 8); rd_n(r, 8); break;
+        case 0x1f: s = str_at(d->sec.line_str, d->sec.line_str_n, rd_n(r, u->off8 ? 8 : 4), &slen); is_str = 1; break;
+        case 0x20: rd_n(r, 8); break;                                                         /* ref_sig8 */
+        case 0x21: v = (uint64_t)at->implicit; is_data = 1; break;
+        case 0x22: rd_uleb(r); break;                                                         /* loclistx */
+        case 0x23: v = rd_uleb(r); is_index = 2; break;                                       /* rnglistx */
+        case 0x24: rd_n(r, 8); break;
+        case 0x25: case 0x26: case 0x27: case 0x28:
+            s = strx(d, u, rd_n(r, form - 0x24 == 3 ? 3 : form == 0x28 ? 4 : form - 0x24), &slen);
+            is_str = 1;
+            break;
+        case 0x29: case 0x2a: case 0x2b: case 0x2c:
+            v = rd_n(r, form == 0x2b ? 3 : form == 0x2c ? 4 : form - 0x28);
+            is_index = 1;
+            break;
+        case 0x1f01: v = rd_uleb(r); is_index = 1; break;
+        case 0x1f02: s = strx(d, u, rd_uleb(r), &slen); is_str = 1; break;
+        case 0x1f20: case 0x1f21: rd_n(r, u->off8 ? 8 : 4); break;                            /* alt files: not read */
+        default: r->bad = 1; return 0;
+        }
+        if (r->bad) return 0;
+        switch (at->attr) {
+        case AT_name: if (is_str && s) { e->name = s; e->name_n = slen; } break;
+        case AT_linkage_name: case AT_MIPS_linkage_name: if (is_str && s) { e->linkage = s; e->linkage_n = slen; } break;
+        case AT_low_pc:
+            if (is_addr) { e->low = v; e->has_low = 1; }
+            else if (is_index == 1 && addrx(d, u, v, &e->low)) e->has_low = 1;
+            break;
+        case AT_high_pc:
+            if (is_addr) { e->high = v; e->has_high = 1; }
+            else if (is_index == 1 && addrx(d, u, v, &e->high)) e->has_high = 1;
+            else if (is_data) { e->high = v; e->has_high = 1; e->high_is_offset = 1; }
+            break;
+        case AT_ranges:
+            if (is_data || is_index == 2) { e->ranges = v; e->has_ranges = 1; e->ranges_is_index = is_index == 2; }
+            break;
+        case AT_abstract_origin: if (is_ref) { e->origin = v; e->has_origin = 1; } break;
+        case AT_specification: if (is_ref) { e->spec = v; e->has_spec = 1; } break;
+        case AT_call_file: if (is_data) e->call_file = v; break;
+        case AT_call_line: if (is_data) e->call_line = v; break;
+        case AT_stmt_list: if (is_data) { e->stmt_list = v; e->has_stmt = 1; } break;
+        case AT_str_offsets_base: if (is_data) { e->str_offsets_base = v; e->has_str_offsets_base = 1; } break;
+        case AT_addr_base: case 0x2133: if (is_data) { e->addr_base = v; e->has_addr_base = 1; } break;
+        case AT_rnglists_base: if (is_data) { e->rnglists_base = v; e->has_rnglists_base = 1; } break;
+        default: break;
+        }
+    }
+    return !r->bad;
+}
+
+static const cu *cu_of(const struct pd_dwarf *d, uint64_t offset) {
+    size_t lo = 0, hi = d->ncus;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->cus[mid].start <= offset) lo = mid + 1; else hi = mid;
+    }
+    return lo && offset < d->cus[lo - 1].end ? &d->cus[lo - 1] : NULL;
+}
+
+static int die_at(const struct pd_dwarf *d, uint64_t offset, die *e, const cu **u) {
+    rd r;
+    if (!(*u = cu_of(d, offset)) || offset < (uint64_t)((*u)->dies - d->info)) return 0;
+    r.p = d->info + offset;
+    r.end = d->info + (*u)->end;
+    r.big = d->sec.big_endian;
+    r.bad = 0;
+    return read_die(d, *u, &r, e);
+}
+
+/* the name shown for a function entry: its linkage name (mangled) or name,
+   else its abstract origin's or specification's, a few steps at most */
+static int entry_name(const struct pd_dwarf *d, uint64_t offset, const char **name, size_t *len, int *linkage) {
+    int steps;
+    const char *plain = NULL;
+    size_t plain_n = 0;
+    for (steps = 0; steps < 8; steps++) {
+        die e;
+        const cu *u;
+        if (!die_at(d, offset, &e, &u)) break;
+        if (e.linkage) { *name = e.linkage; *len = e.linkage_n; *linkage = 1; return 1; }
+        if (e.name && !plain) { plain = e.name; plain_n = e.name_n; }
+        if (e.has_origin) offset = e.origin;
+        else if (e.has_spec) offset = e.spec;
+        else break;
+    }
+    if (!plain) return 0;
+    *name = plain;
+    *len = plain_n;
+    *linkage = 0;
+    return 1;
+}
+
+static int add_scope(struct pd_dwarf *d, uint64_t low, uint64_t high, uint32_t entry, uint32_t depth) {
+    if (high <= low || low == 0) return 1; /* empty, or code the linker dropped (address 0) */
+    if (!grow((void **)&d->scopes, &d->capscopes, d->nscopes + 1, sizeof *d->scopes)) return 0;
+    d->scopes[d->nscopes].low = low;
+    d->scopes[d->nscopes].high = high;
+    d->scopes[d->nscopes].entry = entry;
+    d->scopes[d->nscopes++].depth = depth;
+    return 1;
+}
+
+/* the ranges of an entry: DW_AT_ranges (.debug_ranges before DWARF 5,
+   .debug_rnglists after) */
+static int add_ranges(struct pd_dwarf *d, const cu *u, const die *e, uint32_t entry, uint32_t depth) {
+    rd r;
+    uint64_t base = u->low_pc;
+    int count = 0;
+    if (u->version < 5) {
+        if (!d->ranges || e->ranges >= d->ranges_n) return 1;
+        r.p = d->ranges + e->ranges;
+        r.end = d->ranges + d->ranges_n;
+        r.big = d->sec.big_endian;
+        r.bad = 0;
+        while (!r.bad && count++ < 100000) {
+            uint64_t a = rd_n(&r, u->addr_size), b = rd_n(&r, u->addr_size);
+            uint64_t all = u->addr_size == 8 ? ~(uint64_t)0 : 0xffffffffu;
+            if (r.bad || (!a && !b)) break;
+            if (a == all) { base = b; continue; }
+            if (!add_scope(d, base + a, base + b, entry, depth)) return 0;
+        }
+        return 1;
+    }
+    {
+        uint64_t off = e->ranges;
+        if (e->ranges_is_index) {
+            unsigned w = u->off8 ? 8 : 4;
+            rd ir;
+            if (!d->rnglists || u->rnglists_base > d->rnglists_n || e->ranges > (d->rnglists_n - u->rnglists_base) / w) return 1;
+            ir.p = d->rnglists + u->rnglists_base + e->ranges * w;
+            ir.end = d->rnglists + d->rnglists_n;
+            ir.big = d->sec.big_endian;
+            ir.bad = 0;
+            off = u->rnglists_base + rd_n(&ir, w);
+            if (ir.bad) return 1;
+        }
+        if (!d->rnglists || off >= d->rnglists_n) return 1;
+        r.p = d->rnglists + off;
+        r.end = d->rnglists + d->rnglists_n;
+        r.big = d->sec.big_endian;
+        r.bad = 0;
+        while (!r.bad && count++ < 100000) {
+            unsigned kind = (unsigned)rd_n(&r, 1);
+            uint64_t a = 0, b = 0;
+            if (r.bad || kind == 0) break; /* end_of_list */
+            switch (kind) {
+            case 1: if (!addrx(d, u, rd_uleb(&r), &base)) return 1; continue;           /* base_addressx */
+            case 2: if (!addrx(d, u, rd_uleb(&r), &a) || !addrx(d, u, rd_uleb(&r), &b)) return 1; break;
+            case 3: if (!addrx(d, u, rd_uleb(&r), &a)) return 1; b = a + rd_uleb(&r); break;
+            case 4: a = base + rd_uleb(&r); b = base + rd_uleb(&r); break;               /* offset_pair */
+            case 5: base = rd_n(&r, u->addr_size); continue;                             /* base_address */
+            case 6: a = rd_n(&r, u->addr_size); b = rd_n(&r, u->addr_size); break;       /* start_end */
+            case 7: a = rd_n(&r, u->addr_size); b = a + rd_uleb(&r); break;              /* start_length */
+            default: return 1;
+            }
+            if (!r.bad && !add_scope(d, a, b, entry, depth)) return 0;
+        }
+    }
+    return 1;
+}
+
+static int cmp_scope(const void *a, const void *b) {
+    const scope *x = (const scope *)a, *y = (const scope *)b;
+    if (x->low != y->low) return x->low < y->low ? -1 : 1;
+    if (x->depth != y->depth) return x->depth < y->depth ? -1 : 1;
+    return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+/* One compile unit's entries, walked in order with a stack of the
+   enclosing function entries. 0 when out of memory. */
+static int walk_cu(struct pd_dwarf *d, cu *u) {
+    int32_t stack[256];
+    int nest[256];            /* for each open level: whether it is a function entry */
+    int level = 0;
+    rd r;
+    r.p = u->dies;
+    r.end = d->info + u->end;
+    r.big = d->sec.big_endian;
+    r.bad = 0;
+    while (r.p < r.end && !r.bad) {
+        die e;
+        int32_t parent = -1;
+        int k;
+        if (!read_die(d, u, &r, &e)) {
+            if (r.bad) break;
+            if (level > 0) level--; /* a null entry closes a level */
+            continue;
+        }
+        for (k = level - 1; k >= 0; k--)
+            if (nest[k]) { parent = stack[k]; break; }
+        if ((e.tag == TAG_subprogram || e.tag == TAG_inlined_subroutine) && (e.has_low || e.has_ranges)) {
+            fentry *f;
+            uint32_t idx = (uint32_t)d->nentries, depth = 0;
+            int32_t p = parent;
+            if (!grow((void **)&d->entries, &d->capentries, d->nentries + 1, sizeof *d->entries)) return 0;
+            f = &d->entries[d->nentries++];
+            f->die = e.offset;
+            f->parent = parent;
+            f->cu = (uint32_t)(u - d->cus);
+            f->inlined = e.tag == TAG_inlined_subroutine;
+            f->call_file = e.call_file > UINT32_MAX ? UINT32_MAX : (uint32_t)e.call_file;
+            f->call_line = e.call_line > UINT32_MAX ? 0 : (uint32_t)e.call_line;
+            while (p >= 0 && depth < 1000) { depth++; p = d->entries[p].parent; }
+            if (e.has_low && e.has_high) {
+                if (!add_scope(d, e.low, e.high_is_offset ? e.low + e.high : e.high, idx, depth)) return 0;
+            } else if (e.has_ranges && !add_ranges(d, u, &e, idx, depth)) {
+                return 0;
+            }
+            if (e.children) {
+                if (level >= 256) return 1; /* deeper than any real program: the rest of the unit is left */
+                stack[level] = (int32_t)idx;
+                nest[level++] = 1;
+            }
+        } else if (e.children) {
+            if (level >= 256) return 1;
+            stack[level] = -1;
+            nest[level++] = 0;
+        }
+    }
+    return 1;
+}
+
+void pd_dwarf_close(struct pd_dwarf *d) {
+    size_t i;
+    if (!d) return;
+    pd_dwarf_lines_free(d->lines);
+    for (i = 0; i < sizeof d->owned / sizeof d->owned[0]; i++) free(d->owned[i]);
+    free(d->attrs);
+    free(d->abbrevs);
+    free(d->tables);
+    free(d->cus);
+    free(d->entries);
+    free(d->scopes);
+    free(d);
+}
+
+struct pd_dwarf *pd_dwarf_open(const struct pd_elf *elf, const char **why) {
+    struct pd_dwarf *d;
+    const char *dummy;
+    const pd_elf_info *info;
+    const unsigned char *p, *end;
+    size_t i;
+    if (!why) why = &dummy;
+    *why = NULL;
+    if (!elf) { *why = "no file"; return NULL; }
+    if (!(d = (struct pd_dwarf *)calloc(1, sizeof *d))) { *why = "out of memory"; return NULL; }
+    info = pd_elf_get_info(elf);
+    d->sec.big_endian = info->big_endian;
+    d->sec.addr_size = info->elf64 ? 8 : 4;
+    d->lines = pd_dwarf_lines_elf(elf, why); /* NULL: no lines, functions still */
+    if (!dwarf_section(elf, ".debug_info", &d->info, &d->info_n, &d->owned[0], why) ||
+        !dwarf_section(elf, ".debug_abbrev", &d->abbr, &d->abbr_n, &d->owned[1], why) ||
+        !dwarf_section(elf, ".debug_str_offsets", &d->str_offsets, &d->str_offsets_n, &d->owned[2], why) ||
+        !dwarf_section(elf, ".debug_addr", &d->addr, &d->addr_n, &d->owned[3], why) ||
+        !dwarf_section(elf, ".debug_ranges", &d->ranges, &d->ranges_n, &d->owned[4], why) ||
+        !dwarf_section(elf, ".debug_rnglists", &d->rnglists, &d->rnglists_n, &d->owned[5], why) ||
+        !dwarf_section(elf, ".debug_str", &d->sec.str, &d->sec.str_n, &d->owned[6], why) ||
+        !dwarf_section(elf, ".debug_line_str", &d->sec.line_str, &d->sec.line_str_n, &d->owned[7], why)) {
+        pd_dwarf_close(d);
+        return NULL;
+    }
+    if (!d->info_n && !d->lines) { pd_dwarf_close(d); if (!*why) *why = "no debug information"; return NULL; }
+    p = d->info;
+    end = d->info + d->info_n;
+    while (end - p >= 11) {
+        rd r;
+        cu u;
+        uint64_t len, abbr_off;
+        die top;
+        memset(&u, 0, sizeof u);
+        r.p = p;
+        r.end = end;
+        r.big = d->sec.big_endian;
+        r.bad = 0;
+        u.start = (uint64_t)(p - d->info);
+        len = rd_n(&r, 4);
+        if (len == 0xffffffffu) { len = rd_n(&r, 8); u.off8 = 1; }
+        else if (len >= 0xfffffff0u) break;
+        if (r.bad || len > (uint64_t)(end - r.p)) break;
+        r.end = r.p + len;
+        p = r.end;
+        u.end = (uint64_t)(r.end - d->info);
+        u.version = (unsigned)rd_n(&r, 2);
+        if (u.version < 2 || u.version > 5) continue;
+        if (u.version == 5) {
+            unsigned type = (unsigned)rd_n(&r, 1);
+            u.addr_size = (unsigned)rd_n(&r, 1);
+            abbr_off = rd_n(&r, u.off8 ? 8 : 4);
+            if (type == 4 || type == 5) rd_n(&r, 8);               /* skeleton, split: dwo_id */
+            else if (type == 2 || type == 6) { rd_n(&r, 8); rd_n(&r, u.off8 ? 8 : 4); } /* type units */
+            else if (type != 1 && type != 3) continue;
+        } else {
+            abbr_off = rd_n(&r, u.off8 ? 8 : 4);
+            u.addr_size = (unsigned)rd_n(&r, 1);
+        }
+        if (r.bad || (u.addr_size != 4 && u.addr_size != 8)) continue;
+        if ((u.table = abbrev_table_for(d, abbr_off)) == (size_t)-1) continue;
+        u.dies = r.p;
+        if (!grow((void **)&d->cus, &d->capcus, d->ncus + 1, sizeof *d->cus)) { pd_dwarf_close(d); *why = "out of memory"; return NULL; }
+        /* the unit entry: bases, its line table */
+        {
+            rd t = r;
+            cu *cur = &d->cus[d->ncus];
+            *cur = u;
+            d->ncus++;
+            if (!read_die(d, cur, &t, &top)) continue;
+            if (top.has_str_offsets_base) cur->str_offsets_base = top.str_offsets_base;
+            else if (cur->version == 5) cur->str_offsets_base = 8; /* after the table's header, as compilers put it */
+            if (top.has_addr_base) cur->addr_base = top.addr_base;
+            if (top.has_rnglists_base) cur->rnglists_base = top.rnglists_base;
+            /* read again with the bases known: strx names need them */
+            t = r;
+            if (!read_die(d, cur, &t, &top)) continue;
+            if (top.has_low) cur->low_pc = top.low;
+
+            if (top.has_stmt && d->lines) {
+                for (i = 0; i < d->lines->nunits; i++)
+                    if (d->lines->units[i].offset == top.stmt_list) {
+                        cur->file_base = d->lines->units[i].file_base;
+                        cur->nfiles = d->lines->units[i].nfiles;
+                        cur->v5_files = d->lines->units[i].v5;
+                        cur->has_lines = 1;
+                        break;
+                    }
+            }
+        }
+    }
+    for (i = 0; i < d->ncus; i++)
+        if (!walk_cu(d, &d->cus[i])) { pd_dwarf_close(d); *why = "out of memory"; return NULL; }
+    if (d->nscopes) {
+        uint64_t reach = 0;
+        qsort(d->scopes, d->nscopes, sizeof *d->scopes, cmp_scope);
+        for (i = 0; i < d->nscopes; i++) { /* the greatest end up to each scope: where a search may stop */
+            if (d->scopes[i].high > reach) reach = d->scopes[i].high;
+            d->scopes[i].reach = reach;
+        }
+    }
+    return d;
+}
+
+static void file_of(const struct pd_dwarf *d, const cu *u, uint64_t index, pd_dwarf_where *w) {
+    uint64_t k;
+    w->file = "";
+    w->file_len = 0;
+    w->dir = NULL;
+    w->dir_len = 0;
+    if (!d->lines || !u->has_lines) return;
+    if (u->v5_files) k = index;
+    else if (index >= 1) k = index - 1;
+    else return;
+    if (k >= u->nfiles) return;
+    {
+        const name *f = &d->lines->files[u->file_base + k];
+        w->file = f->s;
+        w->file_len = f->n;
+        if (f->dir < d->lines->ndirs) {
+            w->dir = d->lines->dirs[f->dir].s;
+            w->dir_len = d->lines->dirs[f->dir].n;
+        }
+    }
+}
+
+size_t pd_dwarf_frames(const struct pd_dwarf *d, uint64_t addr, pd_dwarf_frame *frames, size_t max) {
+    size_t lo = 0, hi, k, n = 0;
+    const scope *best = NULL;
+    int32_t e;
+    pd_dwarf_where here;
+    int have_line;
+    if (!d || !max) return 0;
+    have_line = pd_dwarf_lookup(d->lines, addr, &here);
+    hi = d->nscopes;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->scopes[mid].low <= addr) lo = mid + 1; else hi = mid;
+    }
+    for (k = lo; k-- > 0;) { /* the deepest scope holding addr */
+        const scope *s = &d->scopes[k];
+        if (s->reach <= addr) break;
+        if (addr < s->high && (!best || s->depth > best->depth)) best = s;
+    }
+    if (!best) {
+        if (!have_line) return 0;
+        frames[0].name = NULL;
+        frames[0].name_len = 0;
+        frames[0].linkage = 0;
+        frames[0].where = here;
+        return 1;
+    }
+    e = (int32_t)best->entry;
+    while (e >= 0 && n < max) {
+        const fentry *f = &d->entries[e];
+        pd_dwarf_frame *fr = &frames[n];
+        if (!entry_name(d, f->die, &fr->name, &fr->name_len, &fr->linkage)) {
+            fr->name = NULL;
+            fr->name_len = 0;
+            fr->linkage = 0;
+        }
+        if (n == 0) {
+            if (have_line) fr->where = here;
+            else memset(&fr->where, 0, sizeof fr->where);
+        }
+        if (f->inlined && n + 1 < max) { /* the caller's place: this call's site */
+            file_of(d, &d->cus[f->cu], f->call_file, &frames[n + 1].where);
+            frames[n + 1].where.line = f->call_line;
+        }
+        n++;
+        if (!f->inlined) break;
+        e = f->parent;
+    }
+    return n;
 }

@@ -44,4 +44,21 @@ struct pd_elf;
    (may be NULL) says which. */
 pd_dwarf_lines *pd_dwarf_lines_elf(const struct pd_elf *elf, const char **why);
 
+/* Functions and inlined calls too (.debug_info, versions 2 to 5): an
+   address's frames, innermost first, as addr2line -f -i lists them: the
+   innermost function (an inlined one, if the address is in inlined code)
+   at the line table's place, then each caller at the call site of the
+   frame before it; the last is the function the code is in. */
+typedef struct pd_dwarf pd_dwarf;
+typedef struct pd_dwarf_frame {
+    const char *name;           /* the linkage name (mangled) or the name; NULL: none */
+    size_t name_len;
+    int linkage;                /* 1: name is a linkage name */
+    pd_dwarf_where where;
+} pd_dwarf_frame;
+pd_dwarf *pd_dwarf_open(const struct pd_elf *elf, const char **why);
+void pd_dwarf_close(pd_dwarf *d);
+/* Up to max frames of addr; 0 when no function or line holds it. */
+size_t pd_dwarf_frames(const pd_dwarf *d, uint64_t addr, pd_dwarf_frame *frames, size_t max);
+
 #endif
