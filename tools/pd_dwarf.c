@@ -994,8 +994,8 @@ struct pd_dwarf *pd_dwarf_open(const struct pd_elf *elf, const char **why) {
     }
     if (!d->info_n && !d->lines) { pd_dwarf_close(d); if (!*why) *why = "no debug information"; return NULL; }
     p = d->info;
-    end = d->info + d->info_n;
-    while (end - p >= 11) {
+    end = d->info ? d->info + d->info_n : NULL; /* no .debug_info: the lines alone */
+    while (p && end - p >= 11) {
         rd r;
         cu u;
         uint64_t len, abbr_off;
