@@ -5,8 +5,8 @@
    stream inflated into buffers of several sizes; and as an ELF file whose
    debug information (functions, inlined calls, lines) is looked up at
    addresses it holds.
-   Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. -Itools -D_GNU_SOURCE -DPD_FUZZ_LIBFUZZER fuzz/fuzz_dwarf.c tools/pd_dwarf.c tools/pd_inflate.c tools/pd_elf.c -o build/fuzz/fuzz_dwarf
-   Replay (no libFuzzer): clang -g -O0 -fsanitize=address,undefined -fno-sanitize-recover=all -I. -Itools -D_GNU_SOURCE fuzz/fuzz_dwarf.c tools/pd_dwarf.c tools/pd_inflate.c tools/pd_elf.c -o build/fuzz/replay_dwarf */
+   Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. -Itools -D_GNU_SOURCE -DPD_FUZZ_LIBFUZZER fuzz/fuzz_dwarf.c tools/pd_dwarf.c tools/pd_inflate.c tools/pd_elf.c tools/pd_intern.c -o build/fuzz/fuzz_dwarf
+   Replay (no libFuzzer): clang -g -O0 -fsanitize=address,undefined -fno-sanitize-recover=all -I. -Itools -D_GNU_SOURCE fuzz/fuzz_dwarf.c tools/pd_dwarf.c tools/pd_inflate.c tools/pd_elf.c tools/pd_intern.c -o build/fuzz/replay_dwarf */
 #define PERFDATA_ZSTD
 #define PERFDATA_IMPLEMENTATION
 #include "perfdata.h"

@@ -31,7 +31,7 @@ FUZZ_COMMON   = -g -O1 -fno-sanitize-recover=all -fno-omit-frame-pointer -D_GNU_
 FUZZ_HDRS     = perfdata.h fuzz/decode_all.h fuzz/decode_feat.h fuzz/fuzz_main.h fuzz/reader_walk.h
 FUZZ_EXTRA_elf = tools/pd_elf.c
 FUZZ_EXTRA_demangle = tools/pd_demangle.c
-FUZZ_EXTRA_dwarf = tools/pd_dwarf.c tools/pd_inflate.c tools/pd_elf.c
+FUZZ_EXTRA_dwarf = tools/pd_dwarf.c tools/pd_inflate.c tools/pd_elf.c tools/pd_intern.c
 FUZZ_EXTRA_tools = $(filter-out tools/perfdata.c,$(TOOLSRC))
 # fuzz_info runs the info command's own printing over a session in memory
 FUZZ_EXTRA_info = tools/info.c tools/bpf_info.c tools/pd_text.c tools/pd_tool.c tools/pd_file.c tools/pd_opts.c tools/pd_intern.c

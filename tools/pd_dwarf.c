@@ -5,6 +5,7 @@
 #include "pd_dwarf.h"
 #include "pd_elf.h"
 #include "pd_inflate.h"
+#include "pd_intern.h"
 #ifndef PERFDATA_ZSTD
 #define PERFDATA_ZSTD /* the header's zstd decoder (the tools build it in pd_tool.c) */
 #endif
@@ -578,6 +579,10 @@ typedef struct fentry {
 
 typedef struct scope { uint64_t low, high, reach; uint32_t entry, depth; } scope;
 
+/* scopes looked at, at most, before an address's innermost is taken:
+   real code nests a few dozen deep and starts its scopes in order */
+#define PD_DWARF_SCAN 4096
+
 struct pd_dwarf {
     pd_dwarf_lines *lines;
     pd_dwarf_sections sec;
@@ -590,6 +595,8 @@ struct pd_dwarf {
     size_t nabbrevs, capabbrevs;
     abbrev_table *tables;
     size_t ntables, captables;
+    uint32_t *table_slots;      /* index + 1 into tables, open addressing on the offset */
+    size_t captable_slots;
     cu *cus;
     size_t ncus, capcus;
     fentry *entries;
@@ -598,13 +605,36 @@ struct pd_dwarf {
     size_t nscopes, capscopes;
 };
 
+static int cmp_abbrev(const void *a, const void *b) {
+    const abbrev *x = (const abbrev *)a, *y = (const abbrev *)b;
+    return x->code < y->code ? -1 : x->code > y->code;
+}
+
+/* The table of the abbreviations at offset, read once: units share them,
+   found by a hash of the offset. */
 static size_t abbrev_table_for(struct pd_dwarf *d, uint64_t offset) {
-    size_t i;
+    size_t i, slot;
     rd r;
-    for (i = 0; i < d->ntables; i++)
-        if (d->tables[i].offset == offset) return i;
+    if (d->ntables * 2 >= d->captable_slots) {
+        size_t cap = d->captable_slots ? d->captable_slots * 2 : 64, k;
+        uint32_t *t = (uint32_t *)calloc(cap, sizeof *t);
+        if (!t) return (size_t)-1;
+        for (k = 0; k < d->ntables; k++) {
+            slot = (size_t)pd_hash_u64(d->tables[k].offset) & (cap - 1);
+            while (t[slot]) slot = (slot + 1) & (cap - 1);
+            t[slot] = (uint32_t)k + 1;
+        }
+        free(d->table_slots);
+        d->table_slots = t;
+        d->captable_slots = cap;
+    }
+    for (slot = (size_t)pd_hash_u64(offset) & (d->captable_slots - 1); (i = d->table_slots[slot]) != 0;
+         slot = (slot + 1) & (d->captable_slots - 1))
+        if (d->tables[i - 1].offset == offset) return i - 1;
+    if (d->ntables >= UINT32_MAX - 1) return (size_t)-1;
     if (offset >= d->abbr_n) return (size_t)-1;
     if (!grow((void **)&d->tables, &d->captables, d->ntables + 1, sizeof *d->tables)) return (size_t)-1;
+    d->table_slots[slot] = (uint32_t)d->ntables + 1;
     d->tables[d->ntables].offset = offset;
     d->tables[d->ntables].first = d->nabbrevs;
     r.p = d->abbr + offset;
@@ -633,16 +663,21 @@ static size_t abbrev_table_for(struct pd_dwarf *d, uint64_t offset) {
         d->abbrevs[d->nabbrevs++] = a;
     }
     d->tables[d->ntables].n = d->nabbrevs - d->tables[d->ntables].first;
+    /* by code, for a binary search (codes are mostly 1, 2, 3...: sorted already) */
+    qsort(d->abbrevs + d->tables[d->ntables].first, d->tables[d->ntables].n, sizeof *d->abbrevs, cmp_abbrev);
     return d->ntables++;
 }
 
 static const abbrev *abbrev_find(const struct pd_dwarf *d, size_t table, uint64_t code) {
     const abbrev_table *t = &d->tables[table];
-    size_t i;
-    if (code >= 1 && code <= t->n && d->abbrevs[t->first + code - 1].code == code) return &d->abbrevs[t->first + code - 1];
-    for (i = 0; i < t->n; i++)
-        if (d->abbrevs[t->first + i].code == code) return &d->abbrevs[t->first + i];
-    return NULL;
+    const abbrev *a = d->abbrevs + t->first;
+    size_t lo = 0, hi = t->n;
+    if (code >= 1 && code <= t->n && a[code - 1].code == code) return &a[code - 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid].code < code) lo = mid + 1; else hi = mid;
+    }
+    return lo < t->n && a[lo].code == code ? &a[lo] : NULL;
 }
 
 /* what one entry says, of the attributes read here */
@@ -961,6 +996,7 @@ void pd_dwarf_close(struct pd_dwarf *d) {
     free(d->attrs);
     free(d->abbrevs);
     free(d->tables);
+    free(d->table_slots);
     free(d->cus);
     free(d->entries);
     free(d->scopes);
@@ -1108,7 +1144,7 @@ size_t pd_dwarf_frames(const struct pd_dwarf *d, uint64_t addr, pd_dwarf_frame *
     }
     for (k = lo; k-- > 0;) { /* the deepest scope holding addr */
         const scope *s = &d->scopes[k];
-        if (s->reach <= addr) break;
+        if (s->reach <= addr || lo - k > PD_DWARF_SCAN) break; /* a bound: hostile ranges could make it long */
         if (addr < s->high && (!best || s->depth > best->depth)) best = s;
     }
     if (!best) {
