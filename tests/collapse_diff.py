@@ -11,7 +11,8 @@
    comm,pid,tid,time,ip,sym,dso` of every input whose events sample call
    chains (the script folds only perf script's multi-line call chains),
    perf run now with the symbol options we are given and PERF_BUILDID_DIR
-   at an empty directory, so that neither side uses a build-id cache.
+   at an empty directory for both sides, so that neither uses a build-id
+   cache.
    --symdir has no perf equivalent; the --symfs tree holds the same binary.
    `perfdata --symfs D` looks under D first, then at the object's own path,
    while perf looks only under D: perf gets a copy of our tree that also
@@ -96,8 +97,11 @@ def ours(binary, data, expect_rc, symopts):
     return folded(run.out), run
 
 
+EMPTY_BUILDID_DIR = os.path.abspath(os.path.join('build', 'test', 'empty-buildid-dir'))
+
+
 def perf_script(data, symfs):
-    empty = os.path.abspath(os.path.join('build', 'test', 'empty-buildid-dir'))
+    empty = EMPTY_BUILDID_DIR
     shutil.rmtree(empty, ignore_errors=True)
     os.makedirs(empty)
     env = dict(os.environ, PERF_BUILDID_DIR=empty)
@@ -184,6 +188,10 @@ def compare(what, name, want, got, run, expected, verbose):
 def main():
     binary, paths, verbose, expected = parse_args()
     passed = failed = skipped = 0
+    # ours reads perf's build-id cache from PERF_BUILDID_DIR as perf does:
+    # an empty one for both, so that neither finds binaries there
+    os.makedirs(EMPTY_BUILDID_DIR, exist_ok=True)
+    os.environ['PERF_BUILDID_DIR'] = EMPTY_BUILDID_DIR
     for data, oracle in find_inputs(paths, '.script-sym.xz'):
         name = display_name(data, paths)
         with lzma.open(oracle, 'rt', errors='replace') as f:

@@ -112,6 +112,33 @@ def main():
         else:
             passed += 1
             print(f'ok   {base} collapse: {len(a)} stacks = stackcollapse-perf.pl of perf script')
+    # perf's build-id cache, where PERF_BUILDID_DIR says it is: the workload
+    # laid out there as perf lays it out is found without --symfs, and an
+    # empty cache finds nothing (this machine's own ~/.debug is not read)
+    data = os.path.join(DATA, 'cxx-g.data')
+    want = lzma.open(data + '.script-lang.xz').read().decode('utf-8', 'replace')
+    cache = os.path.abspath(os.path.join(work, 'buildid-cache'))
+    bid = subprocess.run(['readelf', '-n', os.path.join(symfs + RECORDED, 'cxx-workload')], stdout=subprocess.PIPE,
+                         text=True).stdout.split('Build ID: ')[-1].split()[0]
+    entry = os.path.join(cache, '.build-id', bid[:2], bid[2:])
+    os.makedirs(entry, exist_ok=True)
+    with lzma.open(os.path.join(DATA, 'cxx-workload.xz')) as f, open(os.path.join(entry, 'elf'), 'wb') as o:
+        o.write(f.read())
+    empty = os.path.abspath(os.path.join(work, 'empty-cache'))
+    os.makedirs(empty, exist_ok=True)
+    for env_dir, should_match in ((cache, True), (empty, False)):
+        p = subprocess.run([binary, 'script', data], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           env=dict(os.environ, PERF_BUILDID_DIR=env_dir))
+        out = p.stdout.decode('utf-8', 'replace')
+        ok = p.returncode == 0 and (out == want) == should_match and 'cxx-workload' in out
+        if ok:
+            passed += 1
+            print(f'ok   cxx-g.data script, PERF_BUILDID_DIR={"a cache with the workload" if should_match else "empty"}: '
+                  f'{"= perf script" if should_match else "its symbols unresolved"}')
+        else:
+            failed += 1
+            print(f'FAIL cxx-g.data script with PERF_BUILDID_DIR={env_dir}: exit {p.returncode}, '
+                  f'{"differs from" if should_match else "equals"} perf script')
     print(f'{passed} passed, {failed} failed' + (f', {skipped} skipped' if skipped else ''))
     sys.exit(1 if failed else 0)
 

@@ -17,6 +17,7 @@ that dies, or writes sanitizer text to stderr, fails its input.
 
 Usage: report_diff.py PERFDATA [-v] [--expect FILE] DIR_OR_FILE...
 """
+import lzma
 import os
 import re
 import sys
@@ -54,6 +55,8 @@ def parse(text):
 # recorded (not in pipe mode).
 RECORDED_PATHS = ('/tmp/perfdata-fixture/workload', '/tmp/perfdata-corpus/workload')
 TP_WORKLOAD_PATH = '/tmp/perfdata-tp/tp-workload'
+LANG_PATH = '/tmp/perfdata-lang'
+LANG_WORKLOADS = ('cxx-workload', 'rust-workload')
 
 
 def symbol_options(data):
@@ -72,6 +75,14 @@ def symbol_options(data):
     if os.path.exists(tp) and not os.path.lexists(symfs + TP_WORKLOAD_PATH):
         os.makedirs(os.path.dirname(symfs + TP_WORKLOAD_PATH), exist_ok=True)
         os.symlink(tp, symfs + TP_WORKLOAD_PATH)
+    # the C++ and Rust fixtures' workloads, committed compressed (tests/data/record-lang.sh)
+    for name in LANG_WORKLOADS:
+        packed = os.path.join(here, name + '.xz')
+        dst = symfs + LANG_PATH + '/' + name
+        if os.path.exists(packed) and not os.path.lexists(dst):
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            with lzma.open(packed) as f, open(dst, 'wb') as o:
+                o.write(f.read())
     # --symfs replaces every path, as perf's does: the system's libraries
     # and their debug files are linked in so that they resolve as perf
     # resolved them when the oracles were made (without --symfs)

@@ -82,6 +82,11 @@ void pd_sym_init(pd_symbolizer *s, const perfdata_file *f) {
     memset(s, 0, sizeof *s);
     s->file = f;
     s->demangle = pd_sym_demangle;
+    /* perf's build-id cache is where perf keeps it: PERF_BUILDID_DIR, as perf reads it */
+    {
+        const char *dir = getenv("PERF_BUILDID_DIR");
+        if (dir && *dir) s->search.buildid_dir = dir;
+    }
     if (f && perfdata_feature_section(f, PERFDATA_FEAT_BUILD_ID, &sec, NULL) == PERFDATA_OK) add_build_ids(s, sec);
 }
 
