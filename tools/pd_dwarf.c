@@ -172,7 +172,7 @@ static int v5_entries(rd *r, const pd_dwarf_sections *sec, int off8, pd_dwarf_li
 typedef struct state {
     uint64_t addr;
     uint64_t file;
-    int64_t line;
+    uint64_t line;              /* modulo 2^64: a line program may run it anywhere */
     size_t seq_first;           /* this sequence's first row */
     int in_seq;
 } state;
@@ -193,7 +193,7 @@ static int add_row(pd_dwarf_lines *l, state *st, uint32_t file_base, size_t nfil
     }
     r->addr = st->addr;
     r->file = file;
-    r->line = st->line > 0 && st->line <= (int64_t)UINT32_MAX ? (uint32_t)st->line : 0;
+    r->line = st->line <= UINT32_MAX ? (uint32_t)st->line : 0;
     if (end) {
         seq *s;
         size_t n = l->nrows - st->seq_first;
@@ -285,7 +285,7 @@ static int unit(pd_dwarf_lines *l, const pd_dwarf_sections *sec, rd *r, int off8
         if (op >= opcode_base) {
             unsigned adj = op - opcode_base;
             st.addr += (uint64_t)(adj / line_range) * min_inst;
-            st.line += line_base + (int)(adj % line_range);
+            st.line += (uint64_t)(int64_t)(line_base + (int)(adj % line_range));
             if (!add_row(l, &st, file_base, nfiles, v5, 0)) return -1;
             continue;
         }
@@ -326,7 +326,7 @@ static int unit(pd_dwarf_lines *l, const pd_dwarf_sections *sec, rd *r, int off8
         }
         case 1: if (!add_row(l, &st, file_base, nfiles, v5, 0)) return -1; break; /* copy */
         case 2: st.addr += rd_uleb(&pr) * min_inst; break;
-        case 3: st.line += rd_sleb(&pr); break;
+        case 3: st.line += (uint64_t)rd_sleb(&pr); break;
         case 4: st.file = rd_uleb(&pr); break;
         case 8: st.addr += (uint64_t)((255 - opcode_base) / line_range) * min_inst; break;
         case 9: st.addr += rd_n(&pr, 2); break;
