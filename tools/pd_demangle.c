@@ -49,24 +49,24 @@ static const builtin b_d32 = {"decimal32", P_DEFAULT}, b_d64 = {"decimal64", P_D
                      b_char8 = {"char8_t", P_DEFAULT}, b_char16 = {"char16_t", P_DEFAULT},
                      b_char32 = {"char32_t", P_DEFAULT}, b_nullptr = {"decltype(nullptr)", P_DEFAULT};
 
-typedef struct op { const char code[3]; const char *name; unsigned char args; } op;
+typedef struct op { const char *name; const char code[3]; unsigned char args; } op;
 
 /* sorted by code */
 static const op ops[] = {
-    {"aN", "&=", 2}, {"aS", "=", 2}, {"aa", "&&", 2}, {"ad", "&", 1}, {"an", "&", 2}, {"at", "alignof ", 1},
-    {"aw", "co_await ", 1}, {"az", "alignof ", 1}, {"cc", "const_cast", 2}, {"cl", "()", 2}, {"cm", ",", 2},
-    {"co", "~", 1}, {"dV", "/=", 2}, {"dX", "[...]=", 3}, {"da", "delete[] ", 1}, {"dc", "dynamic_cast", 2},
-    {"de", "*", 1}, {"di", "=", 2}, {"dl", "delete ", 1}, {"ds", ".*", 2}, {"dt", ".", 2}, {"dv", "/", 2},
-    {"dx", "]=", 2}, {"eO", "^=", 2}, {"eo", "^", 2}, {"eq", "==", 2}, {"fL", "...", 3}, {"fR", "...", 3},
-    {"fl", "...", 2}, {"fr", "...", 2}, {"ge", ">=", 2}, {"gs", "::", 1}, {"gt", ">", 2}, {"ix", "[]", 2},
-    {"lS", "<<=", 2}, {"le", "<=", 2}, {"li", "operator\"\" ", 1}, {"ls", "<<", 2}, {"lt", "<", 2},
-    {"mI", "-=", 2}, {"mL", "*=", 2}, {"mi", "-", 2}, {"ml", "*", 2}, {"mm", "--", 1}, {"na", "new[]", 3},
-    {"ne", "!=", 2}, {"ng", "-", 1}, {"nt", "!", 1}, {"nw", "new", 3}, {"nx", "noexcept", 1}, {"oR", "|=", 2},
-    {"oo", "||", 2}, {"or", "|", 2}, {"pL", "+=", 2}, {"pl", "+", 2}, {"pm", "->*", 2}, {"pp", "++", 1},
-    {"ps", "+", 1}, {"pt", "->", 2}, {"qu", "?", 3}, {"rM", "%=", 2}, {"rS", ">>=", 2},
-    {"rc", "reinterpret_cast", 2}, {"rm", "%", 2}, {"rs", ">>", 2}, {"sP", "sizeof...", 1},
-    {"sZ", "sizeof...", 1}, {"sc", "static_cast", 2}, {"ss", "<=>", 2}, {"st", "sizeof ", 1},
-    {"sz", "sizeof ", 1}, {"tr", "throw", 0}, {"tw", "throw ", 1}};
+    {"&=", "aN", 2}, {"=", "aS", 2}, {"&&", "aa", 2}, {"&", "ad", 1}, {"&", "an", 2}, {"alignof ", "at", 1},
+    {"co_await ", "aw", 1}, {"alignof ", "az", 1}, {"const_cast", "cc", 2}, {"()", "cl", 2}, {",", "cm", 2},
+    {"~", "co", 1}, {"/=", "dV", 2}, {"[...]=", "dX", 3}, {"delete[] ", "da", 1}, {"dynamic_cast", "dc", 2},
+    {"*", "de", 1}, {"=", "di", 2}, {"delete ", "dl", 1}, {".*", "ds", 2}, {".", "dt", 2}, {"/", "dv", 2},
+    {"]=", "dx", 2}, {"^=", "eO", 2}, {"^", "eo", 2}, {"==", "eq", 2}, {"...", "fL", 3}, {"...", "fR", 3},
+    {"...", "fl", 2}, {"...", "fr", 2}, {">=", "ge", 2}, {"::", "gs", 1}, {">", "gt", 2}, {"[]", "ix", 2},
+    {"<<=", "lS", 2}, {"<=", "le", 2}, {"operator\"\" ", "li", 1}, {"<<", "ls", 2}, {"<", "lt", 2},
+    {"-=", "mI", 2}, {"*=", "mL", 2}, {"-", "mi", 2}, {"*", "ml", 2}, {"--", "mm", 1}, {"new[]", "na", 3},
+    {"!=", "ne", 2}, {"-", "ng", 1}, {"!", "nt", 1}, {"new", "nw", 3}, {"noexcept", "nx", 1}, {"|=", "oR", 2},
+    {"||", "oo", 2}, {"|", "or", 2}, {"+=", "pL", 2}, {"+", "pl", 2}, {"->*", "pm", 2}, {"++", "pp", 1},
+    {"+", "ps", 1}, {"->", "pt", 2}, {"?", "qu", 3}, {"%=", "rM", 2}, {">>=", "rS", 2},
+    {"reinterpret_cast", "rc", 2}, {"%", "rm", 2}, {">>", "rs", 2}, {"sizeof...", "sP", 1},
+    {"sizeof...", "sZ", 1}, {"static_cast", "sc", 2}, {"<=>", "ss", 2}, {"sizeof ", "st", 1},
+    {"sizeof ", "sz", 1}, {"throw", "tr", 0}, {"throw ", "tw", 1}};
 
 typedef struct node node;
 struct node {
@@ -1032,7 +1032,7 @@ static node *encoding(parser *d, int top) {
         if (!x) {
         } else if (top && !(d->flags & PD_DEMANGLE_PARAMS)) {
             /* no parameters: nor the qualifiers that go with them */
-            while (fnqual(x->kind)) x = x->l;
+            while (x && fnqual(x->kind)) x = x->l;
             if (x && x->kind == K_LOCAL) {
                 node *r = x->r;
                 while (r && fnqual(r->kind)) r = r->l;
@@ -1334,7 +1334,7 @@ static void pr_subexpr(printer *p, const node *x) {
 }
 
 static void pr_expr_op(printer *p, const node *o) {
-    if (o->kind == K_OPERATOR) puts_(p, o->o->name);
+    if (o->kind == K_OPERATOR && o->o) puts_(p, o->o->name);
     else pr(p, o);
 }
 
@@ -1380,6 +1380,7 @@ static void pr_typed(printer *p, const node *x) {
     while (tn) {
         if (i >= 4) { p->failed = 1; return; }
         adpm[i].next = p->mods;
+        /* cppcheck-suppress autoVariables ; taken back before the function returns */
         p->mods = &adpm[i];
         adpm[i].m = tn;
         adpm[i].printed = 0;
@@ -1408,6 +1409,7 @@ static void pr_typed(printer *p, const node *x) {
     if (is_tmpl) {
         t.next = p->templates;
         t.decl = tn;
+        /* cppcheck-suppress autoVariables ; taken back before the function returns */
         p->templates = &t;
     }
     pr(p, x->r);
@@ -2396,7 +2398,7 @@ long pd_demangle(const char *name, unsigned flags, char *out, size_t cap) {
     d.cap = 2 * len + 32;
     d.capsubs = len + 8;
     if (!(d.nodes = (node *)malloc(d.cap * sizeof *d.nodes))) return -1;
-    if (!(d.subs = (node **)malloc(d.capsubs * sizeof *d.subs))) {
+    if (!(d.subs = (node **)malloc(d.capsubs * sizeof *d.subs))) { /* NOLINT(bugprone-sizeof-expression): pointers */
         free(d.nodes);
         return -1;
     }

@@ -630,7 +630,7 @@ static size_t abbrev_table_for(struct pd_dwarf *d, uint64_t offset) {
     }
     for (slot = (size_t)pd_hash_u64(offset) & (d->captable_slots - 1); (i = d->table_slots[slot]) != 0;
          slot = (slot + 1) & (d->captable_slots - 1))
-        if (d->tables[i - 1].offset == offset) return i - 1;
+        if (d->tables && d->tables[i - 1].offset == offset) return i - 1;
     if (d->ntables >= UINT32_MAX - 1) return (size_t)-1;
     if (offset >= d->abbr_n) return (size_t)-1;
     if (!grow((void **)&d->tables, &d->captables, d->ntables + 1, sizeof *d->tables)) return (size_t)-1;
@@ -664,7 +664,8 @@ static size_t abbrev_table_for(struct pd_dwarf *d, uint64_t offset) {
     }
     d->tables[d->ntables].n = d->nabbrevs - d->tables[d->ntables].first;
     /* by code, for a binary search (codes are mostly 1, 2, 3...: sorted already) */
-    qsort(d->abbrevs + d->tables[d->ntables].first, d->tables[d->ntables].n, sizeof *d->abbrevs, cmp_abbrev);
+    if (d->abbrevs && d->tables[d->ntables].n)
+        qsort(d->abbrevs + d->tables[d->ntables].first, d->tables[d->ntables].n, sizeof *d->abbrevs, cmp_abbrev);
     return d->ntables++;
 }
 

@@ -115,7 +115,7 @@ static int stored(inf *s) {
     if ((s->in[s->pos + 2] ^ 0xff) != (len & 0xff) || (s->in[s->pos + 3] ^ 0xff) != (len >> 8)) return -1;
     s->pos += 4;
     if (len > s->n - s->pos || len > s->cap - s->len) return -1;
-    memcpy(s->out + s->len, s->in + s->pos, len);
+    if (len) memcpy(s->out + s->len, s->in + s->pos, len);
     s->pos += len;
     s->len += len;
     return 0;
@@ -167,11 +167,13 @@ static int dynamic(inf *s) {
 }
 
 int pd_zlib_inflate(const unsigned char *in, size_t n, unsigned char *out, size_t cap, size_t *written) {
+    static unsigned char none[1]; /* no buffer: room for nothing */
     inf s;
     int last;
     uint32_t a = 1, b = 0, want;
     size_t i;
     if (!in || n < 6 || (!out && cap)) return -1;
+    if (!out) out = none;
     if ((in[0] & 0x0f) != 8 || (in[0] >> 4) > 7 || ((unsigned)in[0] << 8 | in[1]) % 31 != 0 || (in[1] & 0x20))
         return -1; /* not deflate, or a preset dictionary */
     memset(&s, 0, sizeof s);
