@@ -671,8 +671,10 @@ static size_t abbrev_table_for(struct pd_dwarf *d, uint64_t offset) {
 
 static const abbrev *abbrev_find(const struct pd_dwarf *d, size_t table, uint64_t code) {
     const abbrev_table *t = &d->tables[table];
-    const abbrev *a = d->abbrevs + t->first;
+    const abbrev *a;
     size_t lo = 0, hi = t->n;
+    if (!t->n || !d->abbrevs) return NULL; /* an empty table */
+    a = d->abbrevs + t->first;
     if (code >= 1 && code <= t->n && a[code - 1].code == code) return &a[code - 1];
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
