@@ -125,6 +125,9 @@ typedef struct script_ctx {
     int prepared;              /* fields checked against the events */
     int stat, auxtrace;        /* the file has the STAT or AUXTRACE feature (a pipe: its record) */
     int name_width;
+    uint64_t time_secs;        /* put_time's last seconds, and their digits */
+    char time_secs_text[24];
+    size_t time_secs_len;
     const char *tp_filter;     /* --filter */
     /* tracepoints */
     perfdata_tracing tracing;
@@ -662,9 +665,34 @@ static void put_frame_text(script_ctx *c, unsigned fields, frame *e, int chain) 
    127 frames) */
 static void put_callchain_frames(script_ctx *c, unsigned fields, pd_thread *t, unsigned cpumode,
                                  const perfdata_sample *s);
+/* A chain's raw addresses hashed in four independent lanes: one lane's
+   multiply-and-mix waits for the one before, four keep the core busy
+   (this runs for every sample). */
+static uint64_t chain_hash(const unsigned char *p, size_t n) {
+    uint64_t h[4] = {0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull, 0x27D4EB2F165667C5ull};
+    size_t i = 0;
+    int k;
+    for (; i + 32 <= n; i += 32) {
+        for (k = 0; k < 4; k++) {
+            uint64_t w;
+            memcpy(&w, p + i + 8 * (size_t)k, 8);
+            h[k] = (h[k] ^ w) * 0xff51afd7ed558ccdull;
+            h[k] ^= h[k] >> 32;
+        }
+    }
+    for (k = 0; i + 8 <= n; i += 8, k++) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h[k] = (h[k] ^ w) * 0xff51afd7ed558ccdull;
+        h[k] ^= h[k] >> 32;
+    }
+    return (h[0] ^ (h[1] << 17 | h[1] >> 47) ^ (h[2] << 31 | h[2] >> 33) ^ (h[3] << 47 | h[3] >> 17) ^ n) *
+           0xC4CEB9FE1A85EC53ull;
+}
+
 static void put_callchain(script_ctx *c, unsigned fields, pd_thread *t, unsigned cpumode, const perfdata_sample *s) {
     const perfdata_view *raw = &s->callchain.bytes;
-    uint64_t h = 0x9E3779B97F4A7C15ull, ugen = t && t->maps ? t->maps->gen : 0, kgen = c->st.kernel.gen;
+    uint64_t h, ugen = t && t->maps ? t->maps->gen : 0, kgen = c->st.kernel.gen;
     size_t i, start;
     chain_text *e;
     if (!s->callchain.count || s->callchain.count > CHAIN_CACHED_MAX || cpumode == PERFDATA_MISC_GUEST_KERNEL ||
@@ -672,12 +700,7 @@ static void put_callchain(script_ctx *c, unsigned fields, pd_thread *t, unsigned
         put_callchain_frames(c, fields, t, cpumode, s);
         return;
     }
-    for (i = 0; i + 8 <= raw->n; i += 8) {
-        uint64_t w;
-        memcpy(&w, raw->p + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
-        h ^= h >> 32;
-    }
+    h = chain_hash(raw->p, raw->n);
     h ^= (uint64_t)fields << 40 ^ (uint64_t)cpumode << 56 ^ (uint64_t)s->callchain.big_endian << 60;
     if (!c->chains && !(c->chains = (chain_text *)calloc(CHAIN_CACHE, sizeof *c->chains))) pd_nomem();
     e = &c->chains[(h ^ ugen * 0x9E3779B97F4A7C15ull ^ kgen << 20) % CHAIN_CACHE];
@@ -733,30 +756,46 @@ static void put_callchain_frames(script_ctx *c, unsigned fields, pd_thread *t, u
     }
 }
 
-/* "%12s: " of "secs.usecs", or with --ns "%5llu.%09llu: " */
+/* "%12s: " of "secs.usecs", or with --ns "%5llu.%09llu: " (the seconds'
+   digits are kept: consecutive samples share them) */
 static void put_time(script_ctx *c, uint64_t t) {
-    uint64_t secs = t / 1000000000u, frac = t % 1000000000u;
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "4041424344454647484950515253545556575859606162636465666768697071727374757677787980"
+                                "81828384858687888990919293949596979899";
+    uint64_t secs = t / 1000000000u;
+    uint32_t frac = (uint32_t)(t % 1000000000u);
     int digits = c->ns ? 9 : 6, k;
-    char tmp[40], *e = tmp + sizeof tmp, *p = e;
+    char tmp[16], *p = tmp + sizeof tmp;
     size_t n, pad, width;
-    if (!c->ns) frac /= 1000u;
-    for (k = 0; k < digits; k++) {
-        *--p = (char)('0' + frac % 10);
-        frac /= 10;
+    if (!c->time_secs_len || c->time_secs != secs) {
+        char *e = c->time_secs_text + sizeof c->time_secs_text, *q = e;
+        uint64_t v = secs;
+        do {
+            *--q = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+        c->time_secs_len = (size_t)(e - q);
+        memmove(c->time_secs_text, q, c->time_secs_len);
+        c->time_secs = secs;
     }
-    *--p = '.';
-    do {
-        *--p = (char)('0' + secs % 10);
-        secs /= 10;
-    } while (secs);
-    n = (size_t)(e - p);
+    if (!c->ns) frac /= 1000u;
+    for (k = digits; k >= 2; k -= 2) {
+        p -= 2;
+        memcpy(p, pairs + 2 * (frac % 100), 2);
+        frac /= 100;
+    }
+    if (k) *--p = (char)('0' + frac);
+    n = c->time_secs_len + 1 + (size_t)digits;
     width = c->ns ? 5 + 10 : 12;
     pad = width > n ? width - n : 0;
     reserve(c, n + pad + 2);
     memset(c->buf + c->len, ' ', pad);
     c->len += pad;
-    memcpy(c->buf + c->len, p, n);
-    c->len += n;
+    memcpy(c->buf + c->len, c->time_secs_text, c->time_secs_len);
+    c->len += c->time_secs_len;
+    c->buf[c->len++] = '.';
+    memcpy(c->buf + c->len, p, (size_t)digits);
+    c->len += (size_t)digits;
     memcpy(c->buf + c->len, ": ", 2);
     c->len += 2;
 }
