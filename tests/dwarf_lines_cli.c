@@ -1,9 +1,8 @@
 /* dwarf_lines_cli.c - tools/pd_dwarf.c's line tables as a filter for
    tests/dwarf_test.py: `dwarf_lines_cli ELF < addresses` (hex, one a line)
    prints FILE:LINE for each as binutils' addr2line prints a line (the
-   file as the table names it, with its directory when it has one; ? for
-   line 0), or ??:0 when no sequence covers it. First line: "units N bad N
-   rows N". */
+   path joined as binutils joins it, pd_dwarf_path; ? for line 0), or ??:0
+   when no sequence covers it. First line: "rows N". */
 #define PERFDATA_ZSTD
 #define PERFDATA_IMPLEMENTATION
 #include "perfdata.h"
@@ -19,7 +18,7 @@ int main(int argc, char **argv) {
     pd_elf_error err;
     pd_dwarf_lines *l;
     const char *why;
-    char line[256];
+    char line[256], path[8192];
     if (argc != 2) { fprintf(stderr, "usage: dwarf_lines_cli ELF < addresses\n"); return 2; }
     if (pd_elf_open_file(argv[1], &elf, &err) != PD_ELF_OK) { fprintf(stderr, "%s: %s\n", argv[1], err.message); return 1; }
     if (!(l = pd_dwarf_lines_elf(elf, &why))) { fprintf(stderr, "%s: %s\n", argv[1], why); return 1; }
@@ -28,8 +27,8 @@ int main(int argc, char **argv) {
         pd_dwarf_where w;
         uint64_t a = strtoull(line, NULL, 16);
         if (!pd_dwarf_lookup(l, a, &w)) { puts("??:0"); continue; }
-        if (w.dir && !(w.file_len && w.file[0] == '/')) printf("%.*s/", (int)w.dir_len, w.dir);
-        printf("%.*s:", (int)w.file_len, w.file);
+        pd_dwarf_path(&w, path, sizeof path);
+        printf("%s:", path);
         if (w.line) printf("%u\n", (unsigned)w.line); else puts("?");
     }
     pd_dwarf_lines_free(l);

@@ -8,7 +8,9 @@
 - tests/data/workload.c built here with gcc -O2 -gdwarf-2, -gdwarf-4 and
   -gdwarf-5, and -m32 where gcc can (32-bit ELF, 4-byte addresses);
 - each of those again with its debug sections compressed by objcopy
-  (zlib, and zstd where this objcopy has it): the same lines.
+  (zlib, and zstd where this objcopy has it): the same lines;
+- the debug files of this machine's ld.so and libc (libc6-dbg; every
+  seventh address; skipped where not installed).
 
    Where addr2line gives FILE:LINE (a discriminator dropped), ours must be
    the same text; where it gives none (??:0, or a compile unit's name with
@@ -36,7 +38,7 @@ DATA = os.path.join(HERE, 'data')
 
 
 def text_range(path):
-    out = subprocess.run(['readelf', '-SW', path], stdout=subprocess.PIPE, text=True).stdout
+    out = subprocess.run(['readelf', '-SW', path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
     for line in out.splitlines():
         if ' .text ' in line:
             f = line.split(']', 1)[1].split()
@@ -44,11 +46,11 @@ def text_range(path):
     return None
 
 
-def compare(cli, path, label):
+def compare(cli, path, label, step=3):
     r = text_range(path)
     if not r or not r[1]:
         return f'{label}: no .text'
-    addrs = [hex(a) for a in range(r[0], r[0] + r[1], 3)]
+    addrs = [hex(a) for a in range(r[0], r[0] + r[1], step)]
     text = '\n'.join(addrs) + '\n'
     p = subprocess.run([cli, path], input=text, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0 or re.search(r'runtime error|Sanitizer|ERROR:', p.stderr):
@@ -185,6 +187,23 @@ def main():
             originals[out] = path
     for path, label in bins:
         why = compare(cli, path, label)
+        if why:
+            failed += 1
+            print('FAIL ' + why)
+        else:
+            passed += 1
+    # libc6-dbg's DWARF 5 debug files of ld.so and libc (gcc's line tables
+    # where a sequence starts in an included file: binutils names file 0
+    # until the program sets the file)
+    for obj in ('/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2', '/usr/lib/x86_64-linux-gnu/libc.so.6'):
+        notes = subprocess.run(['readelf', '-n', obj], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+        bid = notes.split('Build ID: ')[1].split()[0] if 'Build ID: ' in notes else ''
+        debug = f'/usr/lib/debug/.build-id/{bid[:2]}/{bid[2:]}.debug'
+        if not bid or not os.path.isfile(debug):
+            skipped += 1
+            print(f'skip {os.path.basename(obj)}\'s debug file: not installed (libc6-dbg)')
+            continue
+        why = compare(cli, debug, f'{os.path.basename(obj)}\'s debug file (libc6-dbg)', step=7)
         if why:
             failed += 1
             print('FAIL ' + why)

@@ -14,8 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A row's file: its index in files (ROW_NO_FILE: none), and ROW_INITIAL
+   when a DWARF 5 sequence had not set the file register yet: binutils
+   (2.40's decode_line_info) starts that register at entry 0 there, where
+   the standard (and llvm) start it at 1. */
+#define ROW_INITIAL 0x80000000u
+#define ROW_NO_FILE 0x7fffffffu
 typedef struct row { uint64_t addr; uint32_t file, line; } row;
-typedef struct seq { uint64_t low, high; size_t first, n; } seq;
+typedef struct seq {
+    uint64_t low, high;
+    size_t first, n;
+    uint32_t file0;             /* binutils' initial file */
+    uint32_t dir0;              /* a DWARF 5 unit's directory 0 (its DW_AT_comp_dir), or ROW_NO_FILE */
+} seq;
 typedef struct name { const char *s; size_t n; uint32_t dir; } name;
 typedef struct lunit { uint64_t offset; uint32_t file_base, nfiles; int v5; } lunit;
 
@@ -29,6 +40,7 @@ struct pd_dwarf_lines {
     size_t nfiles, capfiles, ndirs, capdirs;
     lunit *units;               /* by offset in .debug_line: where a unit's files are */
     size_t nunits, capunits;
+    size_t bad_units;           /* units left out as malformed */
 };
 
 typedef struct rd {
@@ -172,6 +184,8 @@ static int v5_entries(rd *r, const pd_dwarf_sections *sec, int off8, pd_dwarf_li
 typedef struct state {
     uint64_t addr;
     uint64_t file;
+    int file_set;               /* DW_LNS_set_file ran in this sequence */
+    uint32_t dir_base;          /* the unit's first directory */
     uint64_t line;              /* modulo 2^64: a line program may run it anywhere */
     size_t seq_first;           /* this sequence's first row */
     int in_seq;
@@ -181,8 +195,9 @@ static int add_row(pd_dwarf_lines *l, state *st, uint32_t file_base, size_t nfil
     row *r;
     uint64_t f = st->file;
     uint32_t file;
-    if (v5) file = f < nfiles ? file_base + (uint32_t)f : UINT32_MAX;
-    else file = f >= 1 && f <= nfiles ? file_base + (uint32_t)(f - 1) : UINT32_MAX;
+    if (v5) file = f < nfiles && file_base + f < ROW_NO_FILE ? file_base + (uint32_t)f : ROW_NO_FILE;
+    else file = f >= 1 && f <= nfiles && file_base + f - 1 < ROW_NO_FILE ? file_base + (uint32_t)(f - 1) : ROW_NO_FILE;
+    if (v5 && !st->file_set) file |= ROW_INITIAL;
     if (!st->in_seq) { st->seq_first = l->nrows; st->in_seq = 1; }
     /* of rows at one address the last stands (binutils, PR ld/4986) */
     if (!end && l->nrows > st->seq_first && l->rows[l->nrows - 1].addr == st->addr) {
@@ -208,6 +223,8 @@ static int add_row(pd_dwarf_lines *l, state *st, uint32_t file_base, size_t nfil
         s->high = st->addr;
         s->first = st->seq_first;
         s->n = n;
+        s->file0 = v5 && nfiles && file_base < ROW_NO_FILE ? file_base : ROW_NO_FILE;
+        s->dir0 = v5 && st->dir_base < l->ndirs && st->dir_base < ROW_NO_FILE ? st->dir_base : ROW_NO_FILE;
     }
     return 1;
 }
@@ -279,6 +296,7 @@ static int unit(pd_dwarf_lines *l, const pd_dwarf_sections *sec, rd *r, int off8
     memset(&st, 0, sizeof st);
     st.file = 1;
     st.line = 1;
+    st.dir_base = dir_base;
     while (pr.p < pr.end && !pr.bad) {
         unsigned op = *pr.p++;
         size_t nfiles = l->nfiles - file_base;
@@ -302,6 +320,7 @@ static int unit(pd_dwarf_lines *l, const pd_dwarf_sections *sec, rd *r, int off8
                 memset(&st, 0, sizeof st);
                 st.file = 1;
                 st.line = 1;
+                st.dir_base = dir_base;
             } else if (sub == 2) { /* set_address */
                 rd sub_r = pr;
                 sub_r.end = next;
@@ -327,7 +346,7 @@ static int unit(pd_dwarf_lines *l, const pd_dwarf_sections *sec, rd *r, int off8
         case 1: if (!add_row(l, &st, file_base, nfiles, v5, 0)) return -1; break; /* copy */
         case 2: st.addr += rd_uleb(&pr) * min_inst; break;
         case 3: st.line += (uint64_t)rd_sleb(&pr); break;
-        case 4: st.file = rd_uleb(&pr); break;
+        case 4: st.file = rd_uleb(&pr); st.file_set = 1; break;
         case 8: st.addr += (uint64_t)((255 - opcode_base) / line_range) * min_inst; break;
         case 9: st.addr += rd_n(&pr, 2); break;
         default:
@@ -371,7 +390,7 @@ pd_dwarf_lines *pd_dwarf_lines_load(const pd_dwarf_sections *sec, size_t *units,
         r.bad = 0;
         len = rd_n(&r, 4);
         if (len == 0xffffffffu) { len = rd_n(&r, 8); off8 = 1; }
-        else if (len >= 0xfffffff0u) break; /* reserved */
+        else if (len >= 0xfffffff0u) { nb++; break; } /* reserved: the rest is unreadable */
         if (r.bad || len > (uint64_t)(end - r.p)) { nb++; break; }
         r.end = r.p + len;
         p = r.end;
@@ -383,6 +402,7 @@ pd_dwarf_lines *pd_dwarf_lines_load(const pd_dwarf_sections *sec, size_t *units,
     if (l->nseqs) qsort(l->seqs, l->nseqs, sizeof *l->seqs, cmp_seq);
     if (units) *units = nu;
     if (bad) *bad = nb;
+    l->bad_units = nb;
     return l;
 }
 
@@ -399,9 +419,15 @@ void pd_dwarf_lines_free(pd_dwarf_lines *l) {
     free(l);
 }
 
+size_t pd_dwarf_bad_units(const pd_dwarf_lines *l) { return l ? l->bad_units : 0; }
+
 size_t pd_dwarf_rows(const pd_dwarf_lines *l) { return l ? l->nrows : 0; }
 
+static int lookup(const pd_dwarf_lines *l, uint64_t addr, pd_dwarf_where *where, int binutils);
 int pd_dwarf_lookup(const pd_dwarf_lines *l, uint64_t addr, pd_dwarf_where *where) {
+    return lookup(l, addr, where, 1);
+}
+static int lookup(const pd_dwarf_lines *l, uint64_t addr, pd_dwarf_where *where, int binutils) {
     size_t lo = 0, hi, k;
     const seq *s = NULL;
     const row *rows;
@@ -426,14 +452,40 @@ int pd_dwarf_lookup(const pd_dwarf_lines *l, uint64_t addr, pd_dwarf_where *wher
     if (!lo) return 0;
     {
         const row *r = &rows[lo - 1];
-        const name *f = r->file < l->nfiles ? &l->files[r->file] : NULL;
+        uint32_t file = binutils && (r->file & ROW_INITIAL) ? s->file0 : r->file & ~ROW_INITIAL;
+        const name *f = file < l->nfiles ? &l->files[file] : NULL;
         where->line = r->line;
         where->file = f ? f->s : "";
         where->file_len = f ? f->n : 0;
         where->dir = f && f->dir < l->ndirs ? l->dirs[f->dir].s : NULL;
         where->dir_len = f && f->dir < l->ndirs ? l->dirs[f->dir].n : 0;
+        where->comp_dir = s->dir0 < l->ndirs ? l->dirs[s->dir0].s : NULL;
+        where->comp_dir_len = s->dir0 < l->ndirs ? l->dirs[s->dir0].n : 0;
     }
     return 1;
+}
+
+/* binutils' concat_filename: a relative file below its directory, and a
+   relative directory below the unit's compilation directory */
+size_t pd_dwarf_path(const pd_dwarf_where *w, char *buf, size_t cap) {
+    const char *part[3];
+    size_t len[3], n = 0, at = 0, i, k;
+    if (!cap) return 0;
+    if (!(w->file_len && w->file[0] == '/')) {
+        if (w->dir && w->dir_len && w->dir[0] == '/') {
+            part[n] = w->dir; len[n++] = w->dir_len;
+        } else {
+            if (w->comp_dir && w->comp_dir_len) { part[n] = w->comp_dir; len[n++] = w->comp_dir_len; }
+            if (w->dir && w->dir_len) { part[n] = w->dir; len[n++] = w->dir_len; }
+        }
+    }
+    part[n] = w->file; len[n++] = w->file_len;
+    for (i = 0; i < n; i++) {
+        if (i && at < cap - 1) buf[at++] = '/';
+        for (k = 0; k < len[i] && at < cap - 1; k++) buf[at++] = part[i][k];
+    }
+    buf[at] = 0;
+    return at;
 }
 
 #define PD_SHF_COMPRESSED 0x800
@@ -1116,6 +1168,8 @@ static void file_of(const struct pd_dwarf *d, const cu *u, uint64_t index, pd_dw
     w->file_len = 0;
     w->dir = NULL;
     w->dir_len = 0;
+    w->comp_dir = NULL;
+    w->comp_dir_len = 0;
     if (!d->lines || !u->has_lines) return;
     if (u->v5_files) k = index;
     else if (index >= 1) k = index - 1;
@@ -1139,7 +1193,7 @@ size_t pd_dwarf_frames(const struct pd_dwarf *d, uint64_t addr, pd_dwarf_frame *
     pd_dwarf_where here;
     int have_line;
     if (!d || !max) return 0;
-    have_line = pd_dwarf_lookup(d->lines, addr, &here);
+    have_line = lookup(d->lines, addr, &here, 0); /* the frames are llvm-addr2line's */
     hi = d->nscopes;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

@@ -26,7 +26,13 @@ typedef struct pd_dwarf_where {
     const char *dir;            /* its directory entry, or NULL */
     size_t dir_len;
     uint32_t line;              /* 0: the table says no line */
+    const char *comp_dir;       /* a DWARF 5 unit's directory 0 (its compilation directory), or NULL */
+    size_t comp_dir_len;
 } pd_dwarf_where;
+/* The path binutils' addr2line prints for where: a relative file joined to
+   its directory, a relative directory to the compilation directory; cut
+   to cap - 1 bytes, NUL-terminated. Returns its length. */
+size_t pd_dwarf_path(const pd_dwarf_where *where, char *buf, size_t cap);
 
 /* The line tables of sec (which must outlive them); NULL when out of
    memory. *units and *bad (may be NULL) count the units read and left out. */
@@ -34,6 +40,8 @@ pd_dwarf_lines *pd_dwarf_lines_load(const pd_dwarf_sections *sec, size_t *units,
 void pd_dwarf_lines_free(pd_dwarf_lines *l);
 /* 1 and *where for an address some sequence covers, else 0. */
 int pd_dwarf_lookup(const pd_dwarf_lines *l, uint64_t addr, pd_dwarf_where *where);
+/* How many units were left out as malformed (their addresses have no line). */
+size_t pd_dwarf_bad_units(const pd_dwarf_lines *l);
 /* How many rows were kept (for tests). */
 size_t pd_dwarf_rows(const pd_dwarf_lines *l);
 
