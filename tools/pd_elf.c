@@ -410,7 +410,7 @@ static pd_elf_status scan_symbols(const pd_elf *e, const symtab *t, pd_elf_sym *
         unsigned info = (unsigned)field(e, s, L->st_info, 1), type = info & 0xf;
         const char *name = string_at(t->strs, field(e, s, L->st_name, 4));
         if (!name) return fail(err, PD_ELF_MALFORMED, s.offset, "symbol name outside its string table");
-        if (type == PD_ELF_STT_FILE) file = name[0] ? name : NULL;
+        if (type == PD_ELF_STT_FILE) file = name; /* "" too: addr2line names an empty one "" */
         if (!name[0] || field(e, s, L->st_shndx, 2) == PD_ELF_SHN_UNDEF) continue;
         if (type != PD_ELF_STT_FUNC && type != PD_ELF_STT_GNU_IFUNC && !is_text_label(e, s, type)) continue;
         if (out && *count == cap) break;
