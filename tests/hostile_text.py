@@ -562,11 +562,12 @@ def body(binary, tmp):
     d = os.path.join(tmp, 'csv')
     run(binary, 'report --csv', ['report', '--csv', d] + syms + [names])
     res = read_csv('results.csv', os.path.join(d, 'results.csv'),
-                   ['event', 'function', 'source_file', 'shared_object', 'samples', 'period', 'percent'])
+                   ['event', 'function', 'source_file', 'line', 'shared_object', 'samples', 'period', 'percent'])
     want = sorted((cell(g.EVENT_NAME), cell(r[2][4:]), '', cell(r[1])) for r in rows)
     check('results.csv: %d rows' % len(rows), len(res) == len(rows), res)
-    check('results.csv: event, function, source file, object of each row', sorted(tuple(r[:4]) for r in res) == want,
-          '%r\n!=\n%r' % (sorted(tuple(r[:4]) for r in res), want))
+    got = sorted((r[0], r[1], r[2], r[4]) for r in res if len(r) == 8)
+    check('results.csv: event, function, source file, object of each row', got == want, '%r\n!=\n%r' % (got, want))
+    check('results.csv: no line without debug information', all(r[3] == '' for r in res if len(r) == 8), res)
     check('results.csv: a formula cell is neutralised', any(r[1] == "'=SUM(A1:A2)" for r in res), res)
     procs = read_csv('processes.csv', os.path.join(d, 'processes.csv'),
                      ['pid', 'ppid', 'comm', 'fork_time', 'exit_time', 'samples', 'period', 'maps'])
@@ -589,9 +590,21 @@ def body(binary, tmp):
                   for f in fields), fields)
         check('processes.csv: map names of %d' % (100 + i), sorted(f[-1] for f in fields) == maps,
               '%r != %r' % (sorted(f[-1] for f in fields), maps))
-    ov = read_csv('overview.csv', os.path.join(d, 'overview.csv'), ['time', 'offset', 'type', 'name', 'pid', 'tid', 'cpu'])
+    ov = read_csv('overview.csv', os.path.join(d, 'overview.csv'),
+                  ['nr', 'time', 'offset', 'type', 'name', 'pid', 'tid', 'cpu', 'info'])
     nrec = record_count(open(names, 'rb').read())
     check('overview.csv: a row per record (%d)' % nrec, len(ov) == nrec, len(ov))
+    check('overview.csv: nr counts the rows', [r[0] for r in ov] == [str(i + 1) for i in range(len(ov))], ov[:3])
+    # the info column: the name from the file last, escaped, after keys it cannot forge
+    infos = [r[8] for r in ov if len(r) == 9]
+    for c in g.COMMS:
+        want = esc(c).decode('utf-8', 'surrogateescape')
+        check('overview.csv: info of COMM %r' % c, any(i in ('comm=' + want, 'exec comm=' + want) for i in infos), want)
+    for p in (g.ELF_PATH, g.MISSING_PATH):
+        want = ' file=' + esc(p).decode('utf-8', 'surrogateescape')
+        check('overview.csv: info of MMAP2 %r' % p,
+              any(re.match(r'^addr=0x[0-9a-f]+ len=0x[0-9a-f]+ pgoff=0x[0-9a-f]+ file=', i) and i.endswith(want)
+                  for i in infos), want)
     st = read_csv('stat.csv', os.path.join(d, 'stat.csv'), ['type', 'name', 'count', 'bytes'])
     check('stat.csv: records add up', sum(int(r[2]) for r in st) == nrec, st)
 

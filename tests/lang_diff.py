@@ -127,6 +127,11 @@ def main():
     empty = os.path.abspath(os.path.join(work, 'empty-cache'))
     os.makedirs(empty, exist_ok=True)
     for env_dir, should_match in ((cache, True), (empty, False)):
+        if not should_match and os.path.exists(os.path.join(RECORDED, 'cxx-workload')):
+            skipped += 1
+            print(f'skip cxx-g.data script with an empty PERF_BUILDID_DIR: the workload is at its recorded path, '
+                  f'{RECORDED}, on this machine (record-lang.sh puts it there)')
+            continue
         p = subprocess.run([binary, 'script', data], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            env=dict(os.environ, PERF_BUILDID_DIR=env_dir))
         out = p.stdout.decode('utf-8', 'replace')

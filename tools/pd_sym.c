@@ -4,6 +4,7 @@
 #endif
 #include "pd_sym.h"
 #include "pd_demangle.h"
+#include "pd_dwarf.h"
 #include "pd_text.h"
 
 #include <stdint.h>
@@ -19,7 +20,19 @@ typedef struct pd_dso {
     pd_elf *elf;                    /* the binary: translates ips; NULL: none */
     pd_elf *symelf;                 /* where the symbols are: elf, or its debug file */
     const char *short_name;         /* interned */
+    int own_vdso;                   /* elf is this process's vdso (perf's temporary copy) */
+    /* source lines, read on first use */
+    int lines_tried;
+    pd_dwarf_lines *lines;          /* NULL: none */
+    pd_elf *lines_elf;              /* a separate debug file they came from, or NULL */
+    unsigned a2l_fails;             /* perf's count of failed lookups before a first success */
 } pd_dso;
+
+typedef struct pd_srcline_slot {
+    size_t dso;                     /* 1 + the object's index; 0: an empty slot */
+    uint64_t vaddr;
+    const char *text;               /* NULL: perf's lookup failed */
+} pd_srcline_slot;
 
 typedef struct pd_bid {
     const char *name;               /* interned in names; NULL: an empty slot */
@@ -95,7 +108,10 @@ void pd_sym_free(pd_symbolizer *s) {
     for (i = 0; i < s->ndsos; i++) {
         if (s->dsos[i].symelf != s->dsos[i].elf) pd_elf_close(s->dsos[i].symelf);
         pd_elf_close(s->dsos[i].elf);
+        pd_dwarf_lines_free(s->dsos[i].lines);
+        pd_elf_close(s->dsos[i].lines_elf);
     }
+    free(s->srclines);
     free(s->dsos);
     free(s->dso_slots);
     free(s->demangled);
@@ -289,8 +305,9 @@ static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
     }
     s->dso_slots[dso_slot(s, m->name)] = s->ndsos + 1;
     d = &s->dsos[s->ndsos++];
+    memset(d, 0, sizeof *d);
+    d->a2l_fails = 1;
     d->name = m->name;
-    d->elf = d->symelf = NULL;
     d->short_name = pd_intern_str(&s->names, basename_of(m->name));
     if (!strcmp(m->name, "[vdso]")) {
         /* perf: with a recorded build id, the vdso is looked for by it (the
@@ -299,7 +316,7 @@ static pd_dso *dso_for(pd_symbolizer *s, const pd_map_entry *m) {
         const unsigned char *bid = m->build_id_size ? m->build_id : NULL;
         size_t bid_len = (size_t)m->build_id_size;
         if (!bid) recorded_build_id(s, m->name, &bid, &bid_len);
-        if (!bid) d->elf = s->search.symfs ? NULL : own_vdso(NULL, 0);
+        if (!bid) d->own_vdso = (d->elf = s->search.symfs ? NULL : own_vdso(NULL, 0)) != NULL;
         else if (pd_elf_find(&s->search, NULL, bid, bid_len, &d->elf, &found, &err) != PD_ELF_OK) d->elf = NULL;
         d->symelf = d->elf;
         return d;
@@ -496,9 +513,15 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
         uint64_t vaddr;
         const pd_elf_sym *sym;
         out->dso = d->short_name;
+        out->dso_index = (size_t)(d - s->dsos) + 1;
         out->addr = ip - m->start + m->pgoff; /* perf's map__map_ip */
-        if (d->elf && pd_elf_map_to_vaddr(d->elf, m->start, m->pgoff, ip, &vaddr) == PD_ELF_OK &&
-            (sym = plt_or_symbol(d, vaddr)) != NULL) {
+        if (d->elf && pd_elf_map_to_vaddr(d->elf, m->start, m->pgoff, ip, &vaddr) == PD_ELF_OK) {
+            out->vaddr = vaddr;
+            out->have_vaddr = 1;
+        }
+        if (out->have_vaddr && (sym = plt_or_symbol(d, vaddr)) != NULL) {
+            const pd_elf_info *bin = pd_elf_get_info(d->elf);
+            out->plt = bin->nr_plt && sym >= bin->plt && sym < bin->plt + bin->nr_plt;
             out->sym = shown_name(s, sym->name);
             out->src_file = sym->file;
             out->sym_start = sym->addr;
@@ -506,4 +529,162 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
             out->sym_off = vaddr - sym->addr;
         }
     }
+}
+
+/* ------------------------------------------------------------ source lines */
+
+/* A separate debug file with line tables for bin: its build id (when both
+   have one) the binary's. */
+static pd_elf *debug_lines_file(const char *path, const pd_elf_info *bin) {
+    pd_elf *e;
+    const pd_elf_info *i;
+    if (pd_elf_open_file(path, &e, NULL) != PD_ELF_OK) return NULL;
+    i = pd_elf_get_info(e);
+    if ((bin->build_id && i->build_id &&
+         (i->build_id_size != bin->build_id_size || memcmp(i->build_id, bin->build_id, bin->build_id_size) != 0)) ||
+        !pd_elf_section(e, ".debug_line", NULL, NULL, NULL)) {
+        pd_elf_close(e);
+        return NULL;
+    }
+    return e;
+}
+
+/* Where perf looks for the debug information of an object whose own file
+   has none: /usr/lib/debug/.build-id/xx/rest.debug, then the
+   .gnu_debuglink name beside the binary, in its .debug directory and
+   under /usr/lib/debug (each below --symfs when given). */
+static pd_elf *separate_debug(pd_symbolizer *s, const pd_dso *d) {
+    const pd_elf_info *info = pd_elf_get_info(d->elf);
+    const char *root = s->search.symfs ? s->search.symfs : "";
+    const unsigned char *link;
+    size_t n, i, dirlen;
+    char path[4096], dir[2048];
+    pd_elf *e;
+    int k;
+    if (info->build_id && info->build_id_size >= 2) {
+        k = snprintf(path, sizeof path, "%s/usr/lib/debug/.build-id/%02x/", root, info->build_id[0]);
+        for (i = 1; i < info->build_id_size && k > 0 && (size_t)k + 3 < sizeof path; i++)
+            k += snprintf(path + k, sizeof path - (size_t)k, "%02x", info->build_id[i]);
+        if (k > 0 && (size_t)k + 7 < sizeof path) {
+            memcpy(path + k, ".debug", 7);
+            if ((e = debug_lines_file(path, info)) != NULL) return e;
+        }
+    }
+    if (!pd_elf_section(d->elf, ".gnu_debuglink", &link, &n, NULL) || !n || !memchr(link, 0, n) || !link[0] ||
+        strchr((const char *)link, '/') || d->name[0] != '/')
+        return NULL;
+    dirlen = (size_t)(strrchr(d->name, '/') - d->name);
+    if (dirlen >= sizeof dir) return NULL;
+    memcpy(dir, d->name, dirlen);
+    dir[dirlen] = 0;
+    for (k = 0; k < 3; k++) {
+        static const char *const fmt[3] = {"%s%s/%s", "%s%s/.debug/%s", "%s/usr/lib/debug%s/%s"};
+        int w = snprintf(path, sizeof path, fmt[k], root, dir, (const char *)link);
+        if (w > 0 && (size_t)w < sizeof path && (e = debug_lines_file(path, info)) != NULL) return e;
+    }
+    return NULL;
+}
+
+static void load_lines(pd_symbolizer *s, pd_dso *d) {
+    char shown[1024];
+    size_t bad;
+    d->lines_tried = 1;
+    if (!d->symelf) return;
+    d->lines = pd_dwarf_lines_elf(d->symelf, NULL);
+    if (!d->lines && d->elf && (d->lines_elf = separate_debug(s, d)) != NULL &&
+        !(d->lines = pd_dwarf_lines_elf(d->lines_elf, NULL))) {
+        pd_elf_close(d->lines_elf);
+        d->lines_elf = NULL;
+    }
+    if ((bad = pd_dwarf_bad_units(d->lines)) != 0) {
+        fprintf(stderr, "perfdata: %s: %zu unit%s of its line table could not be read; their addresses have no "
+                        "source line\n", pd_escaped(shown, sizeof shown, d->name), bad, bad == 1 ? "" : "s");
+        s->partial = 1;
+    }
+}
+
+static size_t srcline_slot(const pd_symbolizer *s, size_t d, uint64_t vaddr) {
+    size_t mask = s->capsrclines - 1, i = (size_t)(pd_hash_u64(vaddr ^ (uint64_t)d * 0x9E3779B97F4A7C15ull) & mask);
+    while (s->srclines[i].dso && (s->srclines[i].dso != d || s->srclines[i].vaddr != vaddr)) i = (i + 1) & mask;
+    return i;
+}
+
+/* The answers are kept by address, as perf keeps them (so that its count
+   of failures counts addresses), up to this many; then forgotten. */
+#define PD_SRCLINES_MAX ((size_t)1 << 20)
+
+static const char *srcline_of(pd_symbolizer *s, pd_dso *d, const pd_resolved *r) {
+    pd_dwarf_where w;
+    char text[PD_TEXT_CELL_MAX + 32];
+    const char *file = NULL, *base;
+    size_t file_len = 0, i;
+    uint32_t line = 0;
+    if (!d->lines_tried) load_lines(s, d);
+    if (d->lines && pd_dwarf_lookup(d->lines, r->vaddr, &w)) {
+        file = w.file;
+        file_len = w.file_len;
+        line = w.line;
+    } else if (r->sym && !r->plt && d->symelf) {
+        /* no line: addr2line names the symbol's file (its STT_FILE), "??" without */
+        const pd_elf_sym *sym = pd_elf_lookup(d->symelf, r->vaddr);
+        if (!sym) return NULL;
+        file = sym->file ? sym->file : "??";
+        file_len = strlen(file);
+    } else {
+        return NULL;
+    }
+    /* perf shows the base name */
+    for (base = file, i = 0; i < file_len; i++)
+        if (file[i] == '/') base = file + i + 1;
+    file_len -= (size_t)(base - file);
+    if (file_len > PD_TEXT_CELL_MAX) file_len = PD_TEXT_CELL_MAX;
+    memcpy(text, base, file_len);
+    snprintf(text + file_len, sizeof text - file_len, ":%u", (unsigned)line);
+    return pd_intern_str(&s->names, text);
+}
+
+const char *pd_sym_srcline(pd_symbolizer *s, const pd_resolved *r) {
+    pd_dso *d = r->dso_index && r->dso_index <= s->ndsos ? &s->dsos[r->dso_index - 1] : NULL;
+    pd_srcline_slot *slot;
+    const char *text;
+    size_t i;
+    if (!d || !r->have_vaddr || !d->symelf || d->own_vdso) return NULL;
+    if (s->nsrclines * 2 >= s->capsrclines) {
+        size_t cap = s->capsrclines ? s->capsrclines * 2 : 1024;
+        pd_srcline_slot *old = s->srclines;
+        size_t oldcap = s->capsrclines;
+        if (s->nsrclines >= PD_SRCLINES_MAX) { /* forgotten: the memory stays bounded */
+            memset(s->srclines, 0, s->capsrclines * sizeof *s->srclines);
+            s->nsrclines = 0;
+        } else {
+            if (!(s->srclines = (pd_srcline_slot *)calloc(cap, sizeof *s->srclines))) pd_nomem();
+            s->capsrclines = cap;
+            for (i = 0; i < oldcap; i++)
+                if (old[i].dso) s->srclines[srcline_slot(s, old[i].dso, old[i].vaddr)] = old[i];
+            free(old);
+        }
+    }
+    slot = &s->srclines[srcline_slot(s, r->dso_index, r->vaddr)];
+    if (slot->dso) return slot->text;
+    /* perf 6.1 stops asking about an object once its first 123 lookups
+       have all failed */
+    text = d->a2l_fails > 123 ? NULL : srcline_of(s, d, r);
+    if (text) d->a2l_fails = 0;
+    else if (d->a2l_fails) d->a2l_fails++;
+    slot->dso = r->dso_index;
+    slot->vaddr = r->vaddr;
+    slot->text = text;
+    s->nsrclines++;
+    return text;
+}
+
+int pd_sym_source(pd_symbolizer *s, size_t dso_index, uint64_t vaddr, char *file, size_t cap, uint32_t *line) {
+    pd_dso *d = dso_index && dso_index <= s->ndsos ? &s->dsos[dso_index - 1] : NULL;
+    pd_dwarf_where w;
+    if (!d || !cap) return 0;
+    if (!d->lines_tried) load_lines(s, d);
+    if (!d->lines || !pd_dwarf_lookup(d->lines, vaddr, &w)) return 0;
+    pd_dwarf_path(&w, file, cap);
+    *line = w.line;
+    return 1;
 }

@@ -35,6 +35,10 @@ typedef struct pd_symbolizer {
     size_t ndemangled, capdemangled;
     size_t demangled_bytes;         /* their texts' total */
     int said_demangled;             /* the bound was said */
+    struct pd_srcline_slot *srclines; /* source lines asked so far, by (dso, address) */
+    size_t nsrclines, capsrclines;
+    int partial;                    /* something was left out and said on stderr (malformed
+                                       line tables): the command exits non-zero */
 } pd_symbolizer;
 
 /* 1 unless --no-demangle: pd_sym_init copies it. */
@@ -55,6 +59,10 @@ typedef struct pd_resolved {
                                        'u' (guest user), 'H' (hypervisor) */
     int guest;                      /* a guest's sample: perf filters it (no guest machine) */
     int mapped;                     /* the address is in a map (perf's al->map) */
+    size_t dso_index;               /* the object, for pd_sym_srcline: 1 + its index; 0: none */
+    uint64_t vaddr;                 /* the ELF virtual address (valid when have_vaddr) */
+    int have_vaddr;
+    int plt;                        /* sym is a PLT entry perf synthesized (no symbol in the file) */
 } pd_resolved;
 
 void pd_sym_init(pd_symbolizer *s, const perfdata_file *f);
@@ -63,5 +71,18 @@ void pd_sym_free(pd_symbolizer *s);
    features, and HEADER_BUILD_ID records (perf inject -b). */
 void pd_sym_record(pd_symbolizer *s, const perfdata_record *rec);
 void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumode, uint64_t ip, pd_resolved *out);
+
+/* perf 6.1's source line of a resolved user address ("file.c:42", the
+   file's base name), as addr2line gives it from the object's DWARF line
+   table (or a separate debug file: /usr/lib/debug/.build-id, .gnu_debuglink)
+   and perf takes it: an address no line covers but a symbol does is
+   "STT_FILE-name:0", or "??:0" without one; interned. NULL where perf's
+   lookup fails: no object, the kernel, a PLT entry, no symbol, or (as perf
+   gives up) an object whose first 123 addresses all failed. */
+const char *pd_sym_srcline(pd_symbolizer *s, const pd_resolved *r);
+/* The source file (its directories joined as binutils' addr2line joins them) and line
+   of address vaddr of object dso_index (a pd_resolved's): 1, or 0 when no
+   line table covers it. */
+int pd_sym_source(pd_symbolizer *s, size_t dso_index, uint64_t vaddr, char *file, size_t cap, uint32_t *line);
 
 #endif

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM, KEY_MAX };
+enum { KEY_COMM, KEY_PID, KEY_DSO, KEY_SYM, KEY_SRCLINE, KEY_MAX };
 
 #define NIL ((size_t)-1)
 #define PD_GROUP_VIEW_MAX 32            /* members of a group shown as one table */
@@ -44,6 +44,8 @@ typedef struct entry {
     uint64_t addr;                  /* the address in the object (perf's he->ip): printed
                                        and compared when unresolved */
     char level;                     /* perf's [k], [.], ... */
+    const char *srcline;            /* --sort srcline: perf's text (interned) */
+    size_t dso_index;               /* the object (pd_resolved's), for results.csv's source */
     uint64_t period, samples;
     int hidden;                     /* by --comm, --pid, --tid, --dso, --sym: its first sample's */
     size_t left, right, parent;     /* the red-black tree node */
@@ -58,6 +60,7 @@ typedef struct report_ctx {
     pd_state st;
     pd_symbolizer sym;
     int keys[KEY_MAX], nkeys;
+    int want_srcline;               /* a key is srcline */
     entry *v;                       /* every row, in the order they were made */
     size_t n, capv;
     size_t *root;                   /* per event: perf's hists->entries_in tree */
@@ -66,6 +69,7 @@ typedef struct report_ctx {
     int show_samples;
     const char *csv_dir;
     FILE *overview;                 /* --csv: every record in time order */
+    uint64_t overview_nr;           /* its rows so far */
     uint64_t type_count[128], type_bytes[128];
     struct proc_row *procs;         /* --csv: one row per process, in the order first seen */
     size_t nprocs, capprocs;
@@ -109,6 +113,7 @@ static int64_t key_cmp(int key, const entry *l, const entry *r) {
     case KEY_COMM: return l->cell->str == r->cell->str ? 0 : strcmp(r->cell->str, l->cell->str);
     case KEY_PID: return (int64_t)r->tid - (int64_t)l->tid;
     case KEY_DSO: return dso_cmp(l, r);
+    case KEY_SRCLINE: return l->srcline == r->srcline ? 0 : strcmp(r->srcline, l->srcline);
     default: /* sort__sym_cmp */
         if (!l->sym && !r->sym) return (int64_t)(r->addr - l->addr);
         if ((c = dso_cmp(l, r)) != 0) return c;
@@ -363,6 +368,55 @@ static proc_row *proc_of(report_ctx *r, int32_t pid) {
     return &r->procs[r->nprocs++];
 }
 
+/* overview.csv's info column (readperf's): what the record says, by kind:
+   a map's address, size, offset and file; a command's name; a fork's or
+   exit's parent; a sample's address and period. One CSV cell. */
+static void overview_info(report_ctx *r, const perfdata_record *rec) {
+    char buf[PD_TEXT_CELL_MAX + 128], name[PD_TEXT_CELL_MAX + 1];
+    const perfdata_file *f = r->s->file;
+    size_t n;
+    buf[0] = 0;
+    switch (rec->type) {
+    case PERFDATA_RECORD_MMAP:
+    case PERFDATA_RECORD_MMAP2: {
+        perfdata_mmap m;
+        if (perfdata_decode_mmap(f, rec, &m, NULL) != PERFDATA_OK) break;
+        n = m.filename.n < sizeof name ? m.filename.n : sizeof name - 1;
+        memcpy(name, m.filename.p, n);
+        name[n] = 0;
+        snprintf(buf, sizeof buf, "addr=0x%llx len=0x%llx pgoff=0x%llx file=%s", (unsigned long long)m.addr,
+                 (unsigned long long)m.len, (unsigned long long)m.pgoff, name);
+        break;
+    }
+    case PERFDATA_RECORD_COMM: {
+        perfdata_comm c;
+        if (perfdata_decode_comm(f, rec, &c, NULL) != PERFDATA_OK) break;
+        n = c.comm.n < sizeof name ? c.comm.n : sizeof name - 1;
+        memcpy(name, c.comm.p, n);
+        name[n] = 0;
+        snprintf(buf, sizeof buf, "%scomm=%s", c.exec ? "exec " : "", name);
+        break;
+    }
+    case PERFDATA_RECORD_FORK:
+    case PERFDATA_RECORD_EXIT: {
+        perfdata_task k;
+        if (perfdata_decode_task(f, rec, &k, NULL) != PERFDATA_OK) break;
+        snprintf(buf, sizeof buf, "ppid=%d ptid=%d", (int)k.ppid, (int)k.ptid);
+        break;
+    }
+    case PERFDATA_RECORD_SAMPLE: {
+        perfdata_sample s;
+        if (perfdata_decode_sample(f, rec, &s, NULL) != PERFDATA_OK) break;
+        snprintf(buf, sizeof buf, "ip=0x%llx period=%llu", (unsigned long long)s.ip, (unsigned long long)s.period);
+        break;
+    }
+    default: break;
+    }
+    /* a name from the file comes last (up to a NUL): whatever it holds, it
+       cannot pass for another key */
+    pd_put_csv(r->overview, buf);
+}
+
 /* --csv bookkeeping: record counts, the overview row, process events. */
 static void csv_record(report_ctx *r, const perfdata_record *rec) {
     perfdata_sample_id sid;
@@ -389,8 +443,11 @@ static void csv_record(report_ctx *r, const perfdata_record *rec) {
             else p->exit_time = k.time;
         }
     }
-    fprintf(r->overview, "%llu,%llu,%u,%s,%d,%d,%d\n", (unsigned long long)time, (unsigned long long)rec->offset,
-            rec->type, perfdata_record_name(rec->type), (int)pid, (int)tid, (int)cpu);
+    fprintf(r->overview, "%llu,%llu,%llu,%u,%s,%d,%d,%d,", (unsigned long long)++r->overview_nr,
+            (unsigned long long)time, (unsigned long long)rec->offset, rec->type, perfdata_record_name(rec->type),
+            (int)pid, (int)tid, (int)cpu);
+    overview_info(r, rec);
+    fputc('\n', r->overview);
 }
 
 /* GROUP_DESC (a file's feature, a pipe's HEADER_FEATURE): which events
@@ -450,6 +507,22 @@ static void deliver(report_ctx *r, entry *e) {
     r->ev_samples[e->event]++;
 }
 
+/* perf 6.1's srcline of a sample (map__srcline): the object's file:line,
+   else the symbol and the address's decimal offset in it ("memcmp@plt+0"),
+   else the object and the address ("libx.so[1a2b]"); "??:0" without a map. */
+static const char *srcline_text(report_ctx *r, const pd_resolved *res) {
+    char buf[PD_TEXT_CELL_MAX + 64];
+    const char *t;
+    if (!res->mapped || !res->dso_path) return pd_intern_str(&r->sym.names, "??:0");
+    if ((t = pd_sym_srcline(&r->sym, res)) != NULL) return t;
+    if (res->sym)
+        snprintf(buf, sizeof buf, "%.*s+%llu", PD_TEXT_CELL_MAX, res->sym, (unsigned long long)res->sym_off);
+    else
+        snprintf(buf, sizeof buf, "%.*s[%llx]", PD_TEXT_CELL_MAX, res->dso,
+                 (unsigned long long)(res->have_vaddr ? res->vaddr : res->addr));
+    return pd_intern_str(&r->sym.names, buf);
+}
+
 static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     report_ctx *r = (report_ctx *)ctx;
     perfdata_sample s;
@@ -497,6 +570,8 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     e.sym_end = res.sym_end;
     e.addr = res.addr;
     e.level = res.level;
+    if (r->want_srcline) e.srcline = srcline_text(r, &res);
+    e.dso_index = res.dso_index;
     e.samples = 1;
     /* perf keeps no guest machine unless asked to: guest samples count in
        the totals, but their rows are filtered out, as --comm's and --dso's */
@@ -565,6 +640,9 @@ static int by_period(const void *a, const void *b) {
             if (x->mapped != y->mapped) return x->mapped ? -1 : 1;
             if (x->mapped && x->dso != y->dso && (c = strcmp(x->dso, y->dso)) != 0) return c;
             break;
+        case KEY_SRCLINE:
+            if (x->srcline != y->srcline && (c = strcmp(x->srcline, y->srcline)) != 0) return c;
+            break;
         case KEY_SYM: /* sort__sym_sort: by name only */
             if (!x->sym != !y->sym) return x->sym ? -1 : 1;
             if (x->sym && x->sym != y->sym && (c = strcmp(x->sym, y->sym)) != 0) return c;
@@ -608,7 +686,7 @@ static const char *thread_comm(report_ctx *r, const entry *e) {
    without a symbol widens the symbol column to 22 and the dso column to
    16 (the unresolved address). No column is wider than PD_TEXT_CELL_MAX. */
 static void column_widths(report_ctx *r, size_t ev, entry **sorted, size_t n, size_t *width) {
-    static const char *const titles[] = {"Command", "    Pid:Command", "Shared Object", "Symbol"};
+    static const char *const titles[] = {"Command", "    Pid:Command", "Shared Object", "Symbol", "Source:Line"};
     size_t i, comm = 0;
     int k;
     char buf[1024];
@@ -621,6 +699,7 @@ static void column_widths(report_ctx *r, size_t ev, entry **sorted, size_t n, si
         if ((len = pd_text_width(e->dso)) > width[KEY_DSO]) width[KEY_DSO] = len;
         sym_text(e, buf, sizeof buf);
         if ((len = strlen(buf)) > width[KEY_SYM]) width[KEY_SYM] = len;
+        if (e->srcline && (len = pd_text_width(e->srcline)) > width[KEY_SRCLINE]) width[KEY_SRCLINE] = len;
         /* hists__set_unres_dso_col_len, which --dso turns off */
         if (!e->sym && !r->filter.dso.n && width[KEY_DSO] < 16) width[KEY_DSO] = 16;
     }
@@ -646,7 +725,7 @@ static void group_name(report_ctx *r, size_t ev, uint32_t nr, char *buf, size_t 
 }
 
 static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n) {
-    static const char *const titles[] = {"Command", "    Pid:Command", "Shared Object", "Symbol"};
+    static const char *const titles[] = {"Command", "    Pid:Command", "Shared Object", "Symbol", "Source:Line"};
     size_t width[KEY_MAX], i;
     int k;
     uint64_t total = r->ev_period[ev], samples, all_samples = 0, all_period = 0;
@@ -704,6 +783,12 @@ static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n
                 pd_text_cell(buf + pid_len, sizeof buf - pid_len, thread_comm(r, e), w - 8);
                 break;
             case KEY_DSO: pd_text_cell(buf, sizeof buf, e->dso, w); break;
+            case KEY_SRCLINE: { /* "%-.*s": cut to the width, padded only when a column follows */
+                size_t len;
+                pd_text_cell(buf, sizeof buf, e->srcline, w);
+                for (len = strlen(buf); last && len && buf[len - 1] == ' '; len--) buf[len - 1] = 0;
+                break;
+            }
             default: sym_text(e, buf, sizeof buf); break;
             }
             if (last) printf("  %s", buf);
@@ -720,11 +805,12 @@ static int parse_sort(report_ctx *r, const char *spec) {
     r->nkeys = 0;
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int k = !strcmp(tok, "comm") ? KEY_COMM : !strcmp(tok, "pid") ? KEY_PID : !strcmp(tok, "dso") ? KEY_DSO
-              : !strcmp(tok, "sym") ? KEY_SYM : -1;
+              : !strcmp(tok, "sym") ? KEY_SYM : !strcmp(tok, "srcline") ? KEY_SRCLINE : -1;
         if (k < 0 || r->nkeys == KEY_MAX) {
-            fprintf(stderr, "perfdata report: unknown sort key '%s' (comm, pid, dso, sym)\n", tok);
+            fprintf(stderr, "perfdata report: unknown sort key '%s' (comm, pid, dso, sym, srcline)\n", tok);
             return -1;
         }
+        if (k == KEY_SRCLINE) r->want_srcline = 1;
         r->keys[r->nkeys++] = k;
     }
     return r->nkeys ? 0 : -1;
@@ -839,10 +925,11 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
     }
     if (csv_close(fp, r->csv_dir, "processes.csv")) return 1;
     if (!(fp = csv_open(r->csv_dir, "results.csv"))) return 1;
-    fprintf(fp, "event,function,source_file,shared_object,samples,period,percent\n");
+    fprintf(fp, "event,function,source_file,line,shared_object,samples,period,percent\n");
     for (i = 0; i < n; i++) {
         entry *e = sorted[i];
-        char sym[64], name[256];
+        char sym[64], name[256], file[2 * PD_TEXT_CELL_MAX];
+        uint32_t line = 0;
         uint64_t total = (size_t)e->event < r->nev ? r->ev_period[e->event] : 0;
         if (e->hidden || !pd_filter_percent(&r->filter, e->period, total)) continue;
         pd_put_csv(fp, perfdata_event_name(r->s->file, (size_t)e->event, name, sizeof name));
@@ -850,8 +937,15 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
         if (e->sym) pd_put_csv(fp, e->sym);
         else { snprintf(sym, sizeof sym, "%#llx", (unsigned long long)e->addr); pd_put_csv(fp, sym); }
         fputc(',', fp);
-        pd_put_csv(fp, e->src_file ? e->src_file : "");
-        fputc(',', fp);
+        /* where the function starts, by its line table (addr2line's), else
+           the file its symbol table names */
+        if (e->sym && pd_sym_source(&r->sym, e->dso_index, e->sym_start, file, sizeof file, &line)) {
+            pd_put_csv(fp, file);
+            fprintf(fp, ",%u,", (unsigned)line);
+        } else {
+            pd_put_csv(fp, e->src_file ? e->src_file : "");
+            fputs(",,", fp);
+        }
         pd_put_csv(fp, e->dso);
         fprintf(fp, ",%llu,%llu,%.4f\n", (unsigned long long)e->samples, (unsigned long long)e->period,
                 total ? 100.0 * (double)e->period / (double)total : 0.0);
@@ -971,7 +1065,7 @@ int pd_cmd_report(int argc, char **argv) {
         if (perfdata_feature_section(s.file, PERFDATA_FEAT_GROUP_DESC, &sec, NULL) == PERFDATA_OK)
             add_groups(&r, sec, (s.file->flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
     }
-    if (r.overview) fprintf(r.overview, "time,offset,type,name,pid,tid,cpu\n");
+    if (r.overview) fprintf(r.overview, "nr,time,offset,type,name,pid,tid,cpu,info\n");
     rc = pd_session_walk_ordered(&s, on_record, &r);
     if (r.overview && csv_close(r.overview, r.csv_dir, "overview.csv")) rc = PD_EXIT_ERROR;
     collapse(&r);
@@ -1002,6 +1096,7 @@ int pd_cmd_report(int argc, char **argv) {
         printf("#\n#\n"); /* perf puts a random tip between these two lines */
     }
     if (r.csv_dir && csv_write(&r, sorted, n)) rc = PD_EXIT_ERROR;
+    if (r.sym.partial) s.partial = 1;
     rc = pd_session_finish(&s, rc);
     free(sorted);
     free(r.procs);

@@ -25,12 +25,14 @@ enum {
     F_COMM = 1u << 0, F_TID = 1u << 1, F_PID = 1u << 2, F_TIME = 1u << 3, F_CPU = 1u << 4, F_EVNAME = 1u << 5,
     F_TRACE = 1u << 6, F_IP = 1u << 7, F_SYM = 1u << 8, F_DSO = 1u << 9, F_ADDR = 1u << 10, F_SYMOFF = 1u << 11,
     F_PERIOD = 1u << 12, F_WEIGHT = 1u << 13, F_PHYS_ADDR = 1u << 14, F_DATA_SRC = 1u << 15,
-    F_PAGE_SIZES = 1u << 16, F_INS_LAT = 1u << 17, F_BPF_OUTPUT = 1u << 18, F_SYNTH = 1u << 19
+    F_PAGE_SIZES = 1u << 16, F_INS_LAT = 1u << 17, F_BPF_OUTPUT = 1u << 18, F_SYNTH = 1u << 19,
+    F_SRCLINE = 1u << 20
 };
 static const struct { const char *name; unsigned field; } field_names[] = {
     {"comm", F_COMM}, {"tid", F_TID}, {"pid", F_PID}, {"time", F_TIME}, {"cpu", F_CPU}, {"event", F_EVNAME},
     {"trace", F_TRACE}, {"ip", F_IP}, {"sym", F_SYM}, {"dso", F_DSO}, {"addr", F_ADDR}, {"symoff", F_SYMOFF},
     {"period", F_PERIOD}, {"weight", F_WEIGHT}, {"phys_addr", F_PHYS_ADDR}, {"ins_lat", F_INS_LAT},
+    {"srcline", F_SRCLINE},
 };
 #define NFIELD_NAMES (sizeof field_names / sizeof field_names[0])
 
@@ -419,6 +421,10 @@ static int prepare_fields(script_ctx *c) {
             fprintf(stderr, "perfdata script: -F symoff needs sym\n");
             return -1;
         }
+        if ((o->fields & F_SRCLINE) && !(o->fields & F_IP)) {
+            fprintf(stderr, "perfdata script: -F srcline needs ip (the address to look the line up for)\n");
+            return -1;
+        }
     }
     for (e = 0; e < f->nr_events; e++)
         if (f->events[e].attr.sample_type & PERFDATA_SAMPLE_CALLCHAIN) callchains = 1;
@@ -632,6 +638,26 @@ static void put_sym(script_ctx *c, unsigned fields, const pd_resolved *r) {
     }
 }
 
+/* perf's map__fprintf_srcline: "\n  file:line" of a frame with a map,
+   nothing when addr2line knows nothing ("??:0"), and where perf's lookup
+   fails the object and the address ("\n  libx.so[1a2b]") */
+static void put_srcline(script_ctx *c, const pd_resolved *r) {
+    const char *t;
+    char buf[64];
+    if (!r->mapped || !r->dso_path) return;
+    if ((t = pd_sym_srcline(&c->sym, r)) != NULL) {
+        if (strncmp(t, "??:0", 4) != 0) {
+            put(c, "\n  ", 3);
+            put_name(c, t, strlen(t));
+        }
+        return;
+    }
+    put(c, "\n  ", 3);
+    put_name(c, r->dso, strlen(r->dso));
+    snprintf(buf, sizeof buf, "[%llx]", (unsigned long long)(r->have_vaddr ? r->vaddr : r->addr));
+    put(c, buf, strlen(buf));
+}
+
 static void put_frame_text(script_ctx *c, unsigned fields, frame *e, int chain);
 /* put_sym's text for a cached frame, made once per frame and fields */
 static void put_frame_sym(script_ctx *c, unsigned fields, frame *e) { put_frame_text(c, fields, e, 0); }
@@ -639,7 +665,7 @@ static void put_frame_sym(script_ctx *c, unsigned fields, frame *e) { put_frame_
    or (chain 0) the text after a sample's address, made once per frame,
    fields and kind */
 static void put_frame_text(script_ctx *c, unsigned fields, frame *e, int chain) {
-    unsigned want = ((fields & (F_IP | F_SYM | F_SYMOFF | F_DSO)) | (chain ? 1u << 31 : 0)) + 1;
+    unsigned want = ((fields & (F_IP | F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)) | (chain ? 1u << 31 : 0)) + 1;
     if (e->text_fields != want) {
         size_t start = c->len, n;
         if (chain && (fields & F_IP)) { /* user objects: the address in the object */
@@ -648,6 +674,7 @@ static void put_frame_text(script_ctx *c, unsigned fields, frame *e, int chain) 
             put_num(c, r->mapped && !r->kernel && r->dso_path ? r->addr : e->ip, 0, 16, 16, 0);
         }
         put_sym(c, fields, &e->r);
+        if (chain && (fields & F_SRCLINE)) put_srcline(c, &e->r);
         if (chain) put(c, "\n", 1);
         n = c->len - start;
         if (!n || n > FRAME_TEXT_MAX) return; /* a name from the file may be long: not kept */
@@ -1026,6 +1053,7 @@ static void print_sample(script_ctx *c, const perfdata_record *rec, const perfda
         }
     }
     if (fields & F_PHYS_ADDR) putf(c, "%16llx", (unsigned long long)s->phys_addr);
+    if ((fields & F_SRCLINE) && (fields & F_IP) && !chain) put_srcline(c, &resolve_frame(c, t, cpumode, s->ip)->r);
     put(c, "\n", 1);
     flush_line(c);
 }

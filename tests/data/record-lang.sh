@@ -63,6 +63,11 @@ oracles() {
 		xzout "$d.script-lang.xz" perf script -i "$d"
 		xzout "$d.script-lang-mangled.xz" perf script -i "$d" --no-demangle
 		perf report --stdio --no-children --sort dso,sym -i "$d" > "$d.report-lang.txt" 2>/dev/null
+		# source lines (perf runs binutils' addr2line; libc's come from libc6-dbg)
+		xzout "$d.script-srcline.xz" perf script -F +srcline -i "$d"
+		xzout "$d.script-srcline-G.xz" perf script -G -F comm,tid,ip,sym,symoff,dso,srcline -i "$d"
+		perf report --stdio --no-children --sort srcline -g none -i "$d" > "$d.report-srcline.txt" 2>/dev/null
+		perf report --stdio --no-children --sort sym,srcline -g none -i "$d" > "$d.report-sym-srcline.txt" 2>/dev/null
 	done
 }
 
