@@ -241,7 +241,11 @@ def main():
                  ('perfdata dump', [PERFDATA, 'dump', path], ['perf', 'report', '-D', '-i', path]),
                  ('perfdata report', [PERFDATA, 'report', path], ['perf', 'report', '--stdio', '-i', path]),
                  ('perfdata collapse', [PERFDATA, 'collapse', path], ['perf', 'script', '-i', path]),
-                 ('perfdata script', [PERFDATA, 'script', path], ['perf', 'script', '-i', path])]
+                 ('perfdata script', [PERFDATA, 'script', path], ['perf', 'script', '-i', path]),
+                 # source lines against symbols alone (perf's srcline runs addr2line per
+                 # sample: an hour on these inputs, so it is not timed)
+                 ('perfdata report --sort sym', [PERFDATA, 'report', '--sort', 'sym', path], None),
+                 ('perfdata report --sort srcline', [PERFDATA, 'report', '--sort', 'srcline', path], None)]
         floor = None
         for label, ours, theirs in pairs:
             peer = None
@@ -306,6 +310,13 @@ def write_results(rows, zrows, a):
         bad = sorted({r['input'] for r in rows if not r['before_samples_ok']})
         lines[-1] += (' The "before" build decoded as many too.' if not bad
                       else ' The "before" build decoded a different count on ' + ', '.join(bad) + '.')
+    by = {(r['input'], r['what']): r['time'] for r in rows}
+    ratios = [f"{i}: {by[(i, 'perfdata report --sort srcline')] / by[(i, 'perfdata report --sort sym')]:.2f}x"
+              for i in dict.fromkeys(r['input'] for r in rows)
+              if by.get((i, 'perfdata report --sort sym')) and (i, 'perfdata report --sort srcline') in by]
+    if ratios:
+        lines += ['', 'Source lines: `report --sort srcline` over `report --sort sym` (target: at most 2x): ' +
+                  ', '.join(ratios) + '.']
     if zrows:
         lines += ['', '## zstd decoder', '',
                   'The header\'s decoder (`bench/unzstd.c`, streaming into a 1 MiB buffer) against `zstd -d -c >/dev/null` '
