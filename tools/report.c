@@ -958,7 +958,7 @@ enum { REPORT_SORT = 1, REPORT_KALLSYMS, REPORT_SYMFS, REPORT_SYMDIR, REPORT_NR_
        REPORT_STDIO, REPORT_NO_CHILDREN, REPORT_BRANCH, REPORT_NO_BRANCH, REPORT_NO_DEMANGLE };
 
 static const pd_opt report_opts[] = {
-    {'s', REPORT_SORT, "sort", "KEYS", "comma-separated from comm, pid, dso, sym (default comm,dso,sym)"},
+    {'s', REPORT_SORT, "sort", "KEYS", "comma-separated from comm, pid, dso, sym, srcline (default comm,dso,sym)"},
     {'n', REPORT_NR_SAMPLES, "show-nr-samples", NULL, "add the sample count"},
     {0, REPORT_KALLSYMS, "kallsyms", "FILE", "kernel symbols (default /proc/kallsyms when recorded on this host)"},
     {0, REPORT_SYMFS, "symfs", "DIR", "look for binaries under DIR first"},

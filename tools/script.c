@@ -1424,7 +1424,8 @@ enum { SCRIPT_FIELDS = 1, SCRIPT_SHOW_TASK, SCRIPT_SHOW_MMAP, SCRIPT_SHOW_LOST, 
 
 static const pd_opt script_opts[] = {
     {'F', SCRIPT_FIELDS, "fields", "LIST", "perf script's fields: [hw:|sw:|trace:|raw:|break:]comm,tid,pid,time,cpu,\n"
-     "                            event,trace,ip,sym,symoff,dso,addr,period,weight,phys_addr,ins_lat; +f adds, -f removes"},
+     "                            event,trace,ip,sym,symoff,dso,addr,period,weight,phys_addr,ins_lat,\n"
+     "                            srcline; +f adds, -f removes"},
     {0, SCRIPT_SHOW_TASK, "show-task-events", NULL, "also print COMM, FORK and EXIT records"},
     {0, SCRIPT_SHOW_MMAP, "show-mmap-events", NULL, "also print MMAP and MMAP2 records"},
     {0, SCRIPT_SHOW_LOST, "show-lost-events", NULL, "also print LOST records"},
