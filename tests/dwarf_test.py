@@ -10,7 +10,10 @@
 - each of those again with its debug sections compressed by objcopy
   (zlib, and zstd where this objcopy has it): the same lines;
 - the debug files of this machine's ld.so and libc (libc6-dbg; every
-  seventh address; skipped where not installed).
+  seventh address; skipped where not installed);
+- workload.c built big-endian for s390x (ELF64) and MIPS (ELF32) with
+  the cross compilers, against their own addr2line (every eleventh
+  address; skipped without them).
 
    Where addr2line gives FILE:LINE (a discriminator dropped), ours must be
    the same text; where it gives none (??:0, or a compile unit's name with
@@ -46,7 +49,7 @@ def text_range(path):
     return None
 
 
-def compare(cli, path, label, step=3):
+def compare(cli, path, label, step=3, a2l='addr2line'):
     r = text_range(path)
     if not r or not r[1]:
         return f'{label}: no .text'
@@ -56,7 +59,7 @@ def compare(cli, path, label, step=3):
     if p.returncode != 0 or re.search(r'runtime error|Sanitizer|ERROR:', p.stderr):
         return f'{label}: exit {p.returncode}: {p.stderr.strip()[:200]}'
     ours = p.stdout.split('\n')[1:-1]
-    theirs = subprocess.run(['addr2line', '-e', path], input=text, stdout=subprocess.PIPE, text=True).stdout.split('\n')[:-1]
+    theirs = subprocess.run([a2l, '-e', path], input=text, stdout=subprocess.PIPE, text=True).stdout.split('\n')[:-1]
     if len(ours) != len(addrs) or len(theirs) != len(addrs):
         return f'{label}: {len(ours)} and {len(theirs)} answers for {len(addrs)} addresses'
     bad, lines = [], 0
@@ -99,11 +102,11 @@ def blocks(lines, start):
     return out
 
 
-def compare_frames(cli, path, label):
+def compare_frames(cli, path, label, addrs=None):
     r = text_range(path)
     if not r or not r[1]:
         return f'{label}: no .text', None
-    addrs = [hex(a) for a in range(r[0], r[0] + r[1])]
+    addrs = addrs or [hex(a) for a in range(r[0], r[0] + r[1])]
     text = '\n'.join(addrs) + '\n'
     p = subprocess.run([cli, path], input=text, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0 or re.search(r'runtime error|Sanitizer|ERROR:', p.stderr):
@@ -187,6 +190,45 @@ def main():
             originals[out] = path
     for path, label in bins:
         why = compare(cli, path, label)
+        if why:
+            failed += 1
+            print('FAIL ' + why)
+        else:
+            passed += 1
+    # big-endian: s390x (64-bit) and MIPS (32-bit) builds, against the cross
+    # binutils' own addr2line (tests/cross/install.sh installs both)
+    for gcc, flags, label in (('s390x-linux-gnu-gcc', ['-gdwarf-5'], 's390x, big-endian ELF64, DWARF 5'),
+                              ('mips-linux-gnu-gcc', ['-gdwarf-4'], 'MIPS, big-endian ELF32, DWARF 4')):
+        a2l = gcc[:-len('gcc')] + 'addr2line'
+        out = os.path.join(work, 'workload-' + gcc.split('-')[0])
+        if not shutil.which(gcc) or not shutil.which(a2l):
+            skipped += 1
+            print(f'skip workload.c ({label}): {gcc} or {a2l} not installed (tests/cross/install.sh)')
+            continue
+        p = subprocess.run([gcc, '-O2', '-static'] + flags + [src, '-o', out, '-lpthread'], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        if p.returncode != 0:
+            skipped += 1
+            print(f'skip workload.c ({label}): {gcc} cannot link it here ({p.stderr.decode()[:100].strip()})')
+            continue
+        why = compare(cli, out, f'workload.c ({label}, static)', step=11, a2l=a2l)
+        if why:
+            failed += 1
+            print('FAIL ' + why)
+        else:
+            passed += 1
+        if not shutil.which('llvm-addr2line'):
+            continue
+        # the frames of workload.c's own functions (the C library has no DWARF)
+        source = open(src).read()
+        nm = subprocess.run([gcc[:-len('gcc')] + 'nm', '-S', '--defined-only', out], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True).stdout
+        addrs = []
+        for line in nm.splitlines():
+            f = line.split()
+            if len(f) == 4 and f[2] in 'tT' and re.search(r'\b' + re.escape(f[3]) + r'\(', source):
+                addrs += [hex(a) for a in range(int(f[0], 16), int(f[0], 16) + int(f[1], 16))]
+        why, _ = compare_frames(frames_cli, out, f'workload.c ({label}, static)', addrs)
         if why:
             failed += 1
             print('FAIL ' + why)
