@@ -9,6 +9,9 @@ the C++ and Rust fixtures (tests/data/record-lang.sh makes the oracles):
   F.report-srcline.txt       perf report --stdio --sort srcline: every row
   F.report-sym-srcline.txt   ... --sort sym,srcline
 
+and the same report with the workload's DWARF moved to a separate debug
+file, found by build id and by .gnu_debuglink (and gone without one).
+
 The C++ workload's lines come from its own DWARF (committed with it); libc's
 and ld.so's from libc6-dbg's debug files, which must be the ones of the
 libc the fixtures were recorded with: where they are not on this machine,
@@ -18,6 +21,7 @@ Usage: srcline_diff.py PERFDATA"""
 import csv
 import lzma
 import os
+import shutil
 import subprocess
 import sys
 
@@ -89,6 +93,50 @@ def main():
             else:
                 passed += 1
                 print(f'ok   {what}: {want.count(chr(10))} lines = perf')
+    # separate debug files: the workload stripped of its DWARF, which is
+    # found by its build id under /usr/lib/debug/.build-id, or by its
+    # .gnu_debuglink in a .debug directory beside it (both below --symfs):
+    # the same source lines; with neither, they are gone
+    data = os.path.join(DATA, 'cxx-g.data')
+    want = without_tip(open(data + '.report-srcline.txt', errors='replace').read())
+    full = os.path.join(symfs + RECORDED, 'cxx-workload')
+    base = os.path.abspath(os.path.join('build', 'test', 'srcline-debug'))
+    if missing_tools := [t for t in ('objcopy', 'readelf') if not shutil.which(t)]:
+        skipped += 1
+        print(f'skip separate debug files: {", ".join(missing_tools)} not installed')
+    elif recorded_objects_here(data):
+        skipped += 1
+        print(f'skip separate debug files: {recorded_objects_here(data)}')
+    else:
+        notes = subprocess.run(['readelf', '-n', full], stdout=subprocess.PIPE, text=True).stdout
+        bid = notes.split('Build ID: ')[1].split()[0]
+        layouts = {'build id': f'usr/lib/debug/.build-id/{bid[:2]}/{bid[2:]}.debug',
+                   '.gnu_debuglink': RECORDED.lstrip('/') + '/.debug/cxx-workload.debug', 'none': None}
+        for what, where in layouts.items():
+            root = os.path.join(base, what.replace(' ', '-').lstrip('.'))
+            shutil.rmtree(root, ignore_errors=True)
+            os.makedirs(os.path.join(root, RECORDED.lstrip('/')))
+            os.makedirs(os.path.join(root, 'usr', 'lib'))
+            os.symlink('/usr/lib/x86_64-linux-gnu', os.path.join(root, 'usr', 'lib', 'x86_64-linux-gnu'))
+            debug = os.path.join(base, 'cxx-workload.debug')
+            stripped = os.path.join(root, RECORDED.lstrip('/'), 'cxx-workload')
+            ok = subprocess.run(['objcopy', '--only-keep-debug', full, debug]).returncode == 0
+            link = ['--add-gnu-debuglink=' + debug] if what == '.gnu_debuglink' else []
+            ok = ok and subprocess.run(['objcopy', '--strip-debug'] + link + [full, stripped]).returncode == 0
+            if where:
+                os.makedirs(os.path.dirname(os.path.join(root, where)), exist_ok=True)
+                shutil.copy(debug, os.path.join(root, where))
+            run = run_tool([binary, 'report', '--stdio', '--sort', 'srcline', '--symfs', root, data])
+            same = run.out == want
+            if not ok or run.problems or same != bool(where) or 'cxx-workload.cpp' in run.out and not where:
+                failed += 1
+                print(f'FAIL report --sort srcline, debug information by {what}: ' +
+                      '; '.join(run.problems + ([] if ok else ['objcopy failed']) +
+                                [('differs from perf, ' + first_diff(run.out, want)) if where else 'lines without a debug file']))
+            else:
+                passed += 1
+                print(f'ok   report --sort srcline, debug information by {what}: ' +
+                      ('= perf' if where else 'the workload\'s lines are gone'))
     # report --csv: results.csv gives each function of the C++ workload the
     # file and line its first address has, as addr2line gives them (by the
     # address nm gives the function's name, demangled)

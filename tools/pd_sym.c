@@ -625,8 +625,10 @@ static const char *srcline_of(pd_symbolizer *s, pd_dso *d, const pd_resolved *r)
         file_len = w.file_len;
         line = w.line;
     } else if (r->sym && !r->plt && d->symelf) {
-        /* no line: addr2line names the symbol's file (its STT_FILE), "??" without */
-        const pd_elf_sym *sym = pd_elf_lookup(d->symelf, r->vaddr);
+        /* no line: addr2line names the symbol's file (its STT_FILE), "??"
+           without; from the debug file when there is one, which perf reads
+           symbols from (strip --strip-debug drops STT_FILE symbols) */
+        const pd_elf_sym *sym = pd_elf_lookup(d->lines_elf ? d->lines_elf : d->symelf, r->vaddr);
         if (!sym) return NULL;
         file = sym->file ? sym->file : "??";
         file_len = strlen(file);
