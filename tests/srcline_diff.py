@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Source lines as perf 6.1 shows them (perf runs binutils' addr2line), on
-the C++ and Rust fixtures (tests/data/record-lang.sh makes the oracles):
+the C++ and Rust fixtures, -g and --call-graph dwarf (the latter without
+the call-chain script: perf unwinds those from the stack)
+(tests/data/record-lang.sh makes the oracles):
 
   F.script-srcline.xz        perf script -F +srcline: a line under every
                              call-chain frame, byte for byte
@@ -60,19 +62,52 @@ def without_tip(text):
     return ''.join(line for line in text.splitlines(True) if not line.startswith('# (Tip:'))
 
 
+def cut_column_only(ours, perf):
+    """Whether ours differs from perf's report only where perf cut the last
+    column (Source:Line) short: perf sizes it by the rows whose source line
+    its sorting happened to compute before (a row whose symbol no other row
+    shares has none yet), then cuts the others to that width
+    (docs/perf-differences.md). perfdata sizes it by every row. Every line
+    must then be perf's, or perf's line whose last cell is a prefix of
+    ours cut to perf's width."""
+    a, b = ours.split('\n'), perf.split('\n')
+    if len(a) != len(b):
+        return False
+    width = None
+    for x, y in zip(a, b):
+        if x == y:
+            continue
+        if y.startswith('# ') and set(y[2:]) <= set('. ') and set(x[2:]) <= set('. '):
+            gx, gy = x[2:].split(), y[2:].split()
+            if len(gx) != len(gy) or gx[:-1] != gy[:-1] or len(gx[-1]) <= len(gy[-1]):
+                return False
+            width = len(gy[-1])
+            continue
+        if x.rstrip() == y.rstrip() or x.startswith(y.rstrip()) and y.startswith('#'):
+            continue  # the column title, padded to another width
+        if width is None or not x.startswith(y) or len(x) - len(y) <= 0:
+            return False
+        start = len(y) - width  # perf's cell: the last `width` characters, a prefix of ours
+        if start < 0 or not x[start:].startswith(y[start:]):
+            return False
+    return True
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     binary = sys.argv[1]
     symfs = symfs_tree(os.path.join('build', 'test', 'lang'))
     passed = failed = skipped = 0
-    for base in ('cxx-g.data', 'rust-g.data'):
+    for base in ('cxx-g.data', 'rust-g.data', 'cxx-dwarf.data', 'rust-dwarf.data'):
         data = os.path.join(DATA, base)
         missing = recorded_objects_here(data)
         cases = (('.script-srcline.xz', ['script', '-F', '+srcline']),
                  ('.script-srcline-G.xz', ['script', '-G', '-F', 'comm,tid,ip,sym,symoff,dso,srcline']),
                  ('.report-srcline.txt', ['report', '--stdio', '--sort', 'srcline']),
                  ('.report-sym-srcline.txt', ['report', '--stdio', '--sort', 'sym,srcline']))
+        if 'dwarf' in base:
+            cases = cases[1:]  # perf's call chains there are unwound from the stack: not compared yet
         for suffix, cmd in cases:
             what = f'{base} {" ".join(cmd)}'
             if missing:
@@ -83,7 +118,8 @@ def main():
             want = without_tip(raw.decode('utf-8', 'replace'))
             run = run_tool([binary] + cmd[:1] + ['--symfs', symfs] + cmd[1:] + [data])
             problems = list(run.problems)
-            if run.out != want:
+            cut = cmd[0] == 'report' and run.out != want and cut_column_only(run.out, want)
+            if run.out != want and not cut:
                 problems.append('differs from perf, ' + first_diff(run.out, want))
             if want.count('\n') < 20 or ':' not in want:
                 problems.append('the oracle is too short to mean anything')
@@ -92,7 +128,8 @@ def main():
                 print(f'FAIL {what}: ' + '; '.join(problems))
             else:
                 passed += 1
-                print(f'ok   {what}: {want.count(chr(10))} lines = perf')
+                print(f'ok   {what}: {want.count(chr(10))} lines = perf' +
+                      (' (but for the source lines perf cuts short)' if cut else ''))
     # separate debug files: the workload stripped of its DWARF, which is
     # found by its build id under /usr/lib/debug/.build-id, or by its
     # .gnu_debuglink in a .debug directory beside it (both below --symfs):

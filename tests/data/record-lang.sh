@@ -11,7 +11,7 @@
 # They run as /tmp/perfdata-lang/NAME (the path in the MMAP2 records).
 # Samples are user-mode only (cpu-clock:u), so no kernel symbols are needed.
 #
-# Usage:  sh tests/data/record-lang.sh            # record + oracles
+# Usage:  sh tests/data/record-lang.sh            # record + oracles (all four fixtures)
 #         REBUILD=1 sh tests/data/record-lang.sh  # also rebuild the workloads
 #         sh tests/data/record-lang.sh oracles    # only the oracles
 set -eu
@@ -34,7 +34,7 @@ for w in cxx-workload rust-workload; do
 	chmod 755 "$D/$w"
 done
 
-FIXTURES="cxx-g.data rust-g.data"
+FIXTURES="cxx-g.data rust-g.data cxx-dwarf.data rust-dwarf.data"
 
 record() {
 	for f in $FIXTURES; do rm -f "$f" "$f".*; done
@@ -43,6 +43,9 @@ record() {
 	perf record -e cpu-clock:u -g -F 2999 -o cxx-g.data "$D/cxx-workload" 400
 	# -- Rust: generics, closures, a trait object, std (v0 names) and the crate (legacy names)
 	perf record -e cpu-clock:u -g -F 2999 -o rust-g.data "$D/rust-workload" 400
+	# -- the same with DWARF call chains (2 KiB of stack a sample: perf unwinds them, inlined frames included)
+	perf record -e cpu-clock:u --call-graph dwarf,2048 -F 499 -o cxx-dwarf.data "$D/cxx-workload" 400
+	perf record -e cpu-clock:u --call-graph dwarf,2048 -F 499 -o rust-dwarf.data "$D/rust-workload" 400
 	set +x
 	chmod 644 $FIXTURES
 }
