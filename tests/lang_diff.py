@@ -60,9 +60,10 @@ def main():
     work = os.path.join('build', 'test', 'lang')
     symfs = symfs_tree(work)
     passed = failed = skipped = 0
-    for base in ('cxx-g.data', 'rust-g.data'):
+    for base in ('cxx-g.data', 'rust-g.data', 'cxx-dwarf.data', 'rust-dwarf.data'):
         data = os.path.join(DATA, base)
-        for suffix, extra in (('.script-lang.xz', []), ('.script-lang-mangled.xz', ['--no-demangle'])):
+        # --call-graph dwarf: perf's script unwinds the stacks (not yet here); the report is by address
+        for suffix, extra in () if 'dwarf' in base else (('.script-lang.xz', []), ('.script-lang-mangled.xz', ['--no-demangle'])):
             want = lzma.open(data + suffix).read().decode('utf-8', 'replace')
             run = run_tool([binary, 'script', '--symfs', symfs] + extra + [data])
             problems = run.problems + ([] if run.out == want else ['differs from perf script, ' + first_diff(run.out, want)])
@@ -94,6 +95,8 @@ def main():
         else:
             passed += 1
             print(f'ok   {base} report: {sum(len(t["entries"]) for t in theirs)} entries = perf report')
+        if 'dwarf' in base:
+            continue  # collapse folds the unwound stacks of perf's script: with the unwinder
         if not os.path.exists(STACKCOLLAPSE):
             skipped += 1
             print(f'skip {base} collapse: {STACKCOLLAPSE} not found')
