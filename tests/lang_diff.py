@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""C++ and Rust names as perf 6.1 shows them: the fixtures cxx-g.data and
-rust-g.data (tests/data/record-lang.sh; their workloads are committed
-beside them, xz-compressed) against perf's own outputs:
+"""C++ and Rust names as perf 6.1 shows them: the fixtures cxx-g.data,
+rust-g.data and their --call-graph dwarf twins cxx-dwarf.data and
+rust-dwarf.data (user stacks unwound, inlined frames as perf names them)
+(tests/data/record-lang.sh; their workloads are committed beside them,
+xz-compressed) against perf's own outputs:
 
   F.script-lang.xz          perf script: demangled names, byte for byte
   F.script-lang-mangled.xz  perf script --no-demangle
@@ -62,8 +64,7 @@ def main():
     passed = failed = skipped = 0
     for base in ('cxx-g.data', 'rust-g.data', 'cxx-dwarf.data', 'rust-dwarf.data'):
         data = os.path.join(DATA, base)
-        # --call-graph dwarf: perf's script unwinds the stacks (not yet here); the report is by address
-        for suffix, extra in () if 'dwarf' in base else (('.script-lang.xz', []), ('.script-lang-mangled.xz', ['--no-demangle'])):
+        for suffix, extra in (('.script-lang.xz', []), ('.script-lang-mangled.xz', ['--no-demangle'])):
             want = lzma.open(data + suffix).read().decode('utf-8', 'replace')
             run = run_tool([binary, 'script', '--symfs', symfs] + extra + [data])
             problems = run.problems + ([] if run.out == want else ['differs from perf script, ' + first_diff(run.out, want)])
@@ -95,8 +96,6 @@ def main():
         else:
             passed += 1
             print(f'ok   {base} report: {sum(len(t["entries"]) for t in theirs)} entries = perf report')
-        if 'dwarf' in base:
-            continue  # collapse folds the unwound stacks of perf's script: with the unwinder
         if not os.path.exists(STACKCOLLAPSE):
             skipped += 1
             print(f'skip {base} collapse: {STACKCOLLAPSE} not found')

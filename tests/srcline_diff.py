@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Source lines as perf 6.1 shows them (perf runs binutils' addr2line), on
-the C++ and Rust fixtures, -g and --call-graph dwarf (the latter without
-the call-chain script: perf unwinds those from the stack)
-(tests/data/record-lang.sh makes the oracles):
+the C++ and Rust fixtures, -g and --call-graph dwarf (user stacks
+unwound, inlined frames with their own lines) (tests/data/record-lang.sh
+makes the oracles):
 
   F.script-srcline.xz        perf script -F +srcline: a line under every
                              call-chain frame, byte for byte
@@ -106,8 +106,6 @@ def main():
                  ('.script-srcline-G.xz', ['script', '-G', '-F', 'comm,tid,ip,sym,symoff,dso,srcline']),
                  ('.report-srcline.txt', ['report', '--stdio', '--sort', 'srcline']),
                  ('.report-sym-srcline.txt', ['report', '--stdio', '--sort', 'sym,srcline']))
-        if 'dwarf' in base:
-            cases = cases[1:]  # perf's call chains there are unwound from the stack: not compared yet
         for suffix, cmd in cases:
             what = f'{base} {" ".join(cmd)}'
             if missing:

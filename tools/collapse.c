@@ -11,6 +11,7 @@
 #include "pd_sym.h"
 #include "pd_text.h"
 #include "pd_tool.h"
+#include "pd_unwind.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +64,8 @@ typedef struct collapse_ctx {
     size_t capkey;
     frame_cache *cache;
     uint64_t key_seed;           /* keys the caches' slots (the hash seed's second half) */
-    uint64_t dwarf_samples;      /* samples with a user stack dump not unwound */
+    uint64_t dwarf_samples;      /* samples with a user stack dump not unwound (not x86-64) */
+    const char **unwound;        /* a sample's unwound user frames */
     /* root text by (interned comm, pid): snprintf and tidying once each */
     struct { const char *comm, *root; int32_t pid; } roots[256];
 } collapse_ctx;
@@ -174,16 +176,20 @@ static const char *tidy_frame(collapse_ctx *c, const char *name, const char *suf
    an unresolved symbol becomes the object's base name in brackets
    ("[libc.so.6]", "[[vdso]]", "[unknown]" when the object is unknown too);
    --kernel marks frames whose object starts with '[' or ends in vmlinux. */
+static const char *line_text(collapse_ctx *c, const char *sym, const char *mod);
 static const char *frame_text(collapse_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip) {
     pd_resolved r;
+    pd_sym_resolve(&c->sym, &c->st, t, cpumode, ip, &r);
+    /* perf script's object: the dso's name, the kernel's and modules' in brackets */
+    return line_text(c, r.sym ? r.sym : "[unknown]", r.kernel || !r.dso_path ? r.dso : r.dso_path);
+}
+
+/* The frame of a line "SYM (MOD)" of perf script's */
+static const char *line_text(collapse_ctx *c, const char *sym, const char *mod) {
     char line[1200], func[1200];
-    const char *mod, *sym, *split = NULL, *p;
+    const char *split = NULL, *p;
     size_t n;
     int kernel;
-    pd_sym_resolve(&c->sym, &c->st, t, cpumode, ip, &r);
-    sym = r.sym ? r.sym : "[unknown]";
-    /* perf script's object: the dso's name, the kernel's and modules' in brackets */
-    mod = r.kernel || !r.dso_path ? r.dso : r.dso_path;
     snprintf(line, sizeof line, "%s (%s)", sym, mod);
     for (p = line; (p = strstr(p, " (")) != NULL; p++) split = p;
     n = split ? (size_t)(split - line) : strlen(line);
@@ -256,10 +262,64 @@ static const char *root_text(collapse_ctx *c, const char *comm, int32_t pid, int
     return c->roots[slot].root;
 }
 
+/* --call-graph dwarf (x86-64): the user frames unwound from the sample's
+   registers and stack copy, with perf's inlined frames, innermost first,
+   as frames in c->unwound; how many */
+typedef struct unwind_ctx { collapse_ctx *c; pd_thread *t; } unwind_ctx;
+static int unwind_mapped(void *ctx, uint64_t addr) {
+    unwind_ctx *u = (unwind_ctx *)ctx;
+    return pd_sym_user_mapped(&u->c->st, u->t, addr);
+}
+static int unwind_cfi(void *ctx, uint64_t pc, pd_cfi_row *row) {
+    unwind_ctx *u = (unwind_ctx *)ctx;
+    return pd_sym_cfi(&u->c->sym, &u->c->st, u->t, pc, row);
+}
+static int unwinds(const collapse_ctx *c, const perfdata_sample *s) {
+    return (s->sample_type & PERFDATA_SAMPLE_REGS_USER) && (s->sample_type & PERFDATA_SAMPLE_STACK_USER) &&
+           s->regs_user.abi == 2 && s->stack_user.n && !strcmp(c->s->arch, "x86_64");
+}
+static size_t unwind(collapse_ctx *c, pd_thread *t, const perfdata_sample *s) {
+    uint64_t perf_regs[24], ips[PD_MAX_STACK];
+    pd_unwind_regs regs;
+    pd_unwind_stack stack;
+    unwind_ctx u;
+    size_t n, i, k, out = 0;
+    for (i = 0; i < 24; i++) perf_regs[i] = perfdata_regs_get(&s->regs_user, (unsigned)i, NULL);
+    pd_unwind_regs_x86_64(perf_regs, s->regs_user.mask, &regs);
+    if (!((regs.valid >> PD_X86_64_SP) & 1)) return 0;
+    stack.p = s->stack_user.p;
+    stack.n = s->stack_user.n;
+    stack.sp = regs.v[PD_X86_64_SP];
+    stack.big_endian = s->callchain.big_endian;
+    stack.addr_size = 8;
+    stack.perf = 1;
+    stack.mapped = unwind_mapped;
+    stack.ctx = &u;
+    u.c = c;
+    u.t = t;
+    n = pd_unwind(&regs, PD_X86_64_RA, PD_X86_64_SP, &stack, unwind_cfi, &u, ips, PD_MAX_STACK, PD_UNWIND_PERF);
+    if (!c->unwound) c->unwound = alloc(PD_MAX_STACK * PD_SYM_INLINES_MAX, sizeof *c->unwound);
+    for (i = 0; i < n; i++) {
+        pd_sym_inline in[PD_SYM_INLINES_MAX];
+        pd_resolved r;
+        size_t ni;
+        pd_sym_resolve(&c->sym, &c->st, t, PERFDATA_MISC_USER, ips[i], &r);
+        ni = pd_sym_inlines(&c->sym, &r, in, PD_SYM_INLINES_MAX);
+        if (!ni) {
+            c->unwound[out++] = line_text(c, r.sym ? r.sym : "[unknown]", r.kernel || !r.dso_path ? r.dso : r.dso_path);
+            continue;
+        }
+        for (k = 0; k < ni; k++) /* perf script's line of an inlined frame ends in "(inlined)" */
+            c->unwound[out++] = strcmp(in[k].name, r.sym) ? line_text(c, in[k].name, "inlined")
+                                                        : line_text(c, r.sym, r.kernel || !r.dso_path ? r.dso : r.dso_path);
+    }
+    return out;
+}
+
 static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdata_sample *s) {
     pd_thread *t = pd_state_thread(&c->st, (int32_t)s->pid, (int32_t)s->tid);
     unsigned cpumode = rec->misc & PERFDATA_MISC_CPUMODE_MASK;
-    size_t nf, i, depth;
+    size_t nf, i, depth, unwound;
     frame_space sp;
     const char *comm = pd_state_comm(&c->st, t);
     size_t nr = (s->sample_type & PERFDATA_SAMPLE_CALLCHAIN) ? s->callchain.count : 0;
@@ -272,11 +332,16 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
         pd_hash_u64(0); /* draws the seed */
         c->key_seed = pd_hash_key[1];
     }
-    if ((s->sample_type & PERFDATA_SAMPLE_STACK_USER) && s->stack_user.n) c->dwarf_samples++;
+    unwound = unwinds(c, s) && pd_sym_can_unwind(&c->sym, t) ? unwind(c, t, s) : 0;
+    if (nr + unwound + 2 > c->capkey) {
+        c->capkey = (nr + unwound + 2) * 2;
+        c->key = grow((void *)c->key, c->capkey, sizeof *c->key);
+    }
+    if ((s->sample_type & PERFDATA_SAMPLE_STACK_USER) && s->stack_user.n && !unwinds(c, s)) c->dwarf_samples++;
     /* frames fill the key from its end, so it reads root first */
     nf = c->capkey;
     space_of(c, t, cpumode, &sp);
-    if (!nr) c->key[--nf] = cached_frame(c, t, &sp, s->ip);
+    if (!nr && !unwound) c->key[--nf] = cached_frame(c, t, &sp, s->ip);
     for (i = 0, depth = 0; i < nr && depth < PD_MAX_STACK; i++) {
         uint64_t ip = perfdata_u64s_at(&s->callchain, i);
         if (ip >= PERFDATA_CONTEXT_MAX) { /* a context marker: the frames after it are in this mode */
@@ -293,6 +358,8 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
         c->key[--nf] = cached_frame(c, t, &sp, ip);
         depth++;
     }
+    /* the user frames unwound from the stack copy, after the kernel's */
+    for (i = 0; i < unwound && nf > 1; i++) c->key[--nf] = c->unwound[i];
     c->key[--nf] = root_text(c, comm, (int32_t)s->pid, (int32_t)s->tid);
     table_add(c, c->key + nf, c->capkey - nf, c->use_period ? s->period : 1);
     c->total += c->use_period ? s->period : 1;
@@ -492,8 +559,9 @@ int pd_cmd_collapse(int argc, char **argv) {
                 pd_escaped(name, sizeof name, pd_event_name(&s, (size_t)c.event)));
     print_stacks(&c);
     if (c.dwarf_samples)
-        fprintf(stderr, "perfdata: %s: %llu samples carry a user stack dump (--call-graph dwarf); it is not unwound, "
-                        "so their user frames are the sampled ip and any frame-pointer chain only\n",
+        fprintf(stderr, "perfdata: %s: %llu samples carry a user stack dump (--call-graph dwarf) of an architecture not "
+                        "unwound yet (x86-64 is), so their user frames are the sampled ip and any frame-pointer chain "
+                        "only\n",
                 path, (unsigned long long)c.dwarf_samples);
     rc = pd_session_finish(&s, rc);
     for (i = 0; i < c.cap; i++) free((void *)c.table[i].frames);
@@ -502,6 +570,7 @@ int pd_cmd_collapse(int argc, char **argv) {
     free(c.buf);
     free(c.ebuf);
     free((void *)c.key);
+    free((void *)c.unwound);
     free(c.cache);
     pd_sym_free(&c.sym);
     pd_state_free(&c.st);

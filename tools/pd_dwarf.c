@@ -619,10 +619,12 @@ typedef struct cu {
     uint64_t str_offsets_base, addr_base, rnglists_base, low_pc;
     uint32_t file_base, nfiles; /* its line table's files */
     int v5_files, has_lines;
+    int plain_is_linkage;       /* binutils: a DW_AT_name stands for the symbol (C and the like) */
 } cu;
 
 typedef struct fentry {
     uint64_t die;               /* offset in .debug_info */
+    uint64_t low;               /* its first range's start (binutils' arange.low) */
     int32_t parent;             /* index of the enclosing function entry, -1 */
     uint32_t cu;
     uint32_t call_file, call_line;
@@ -746,6 +748,7 @@ typedef struct die {
     int has_low, has_high, high_is_offset, has_ranges, ranges_is_index, has_origin, has_spec, has_stmt;
     uint64_t str_offsets_base, addr_base, rnglists_base;
     int has_str_offsets_base, has_addr_base, has_rnglists_base;
+    uint64_t language;
 } die;
 
 static const char *strx(const struct pd_dwarf *d, const cu *u, uint64_t index, size_t *len) {
@@ -862,6 +865,7 @@ static int read_die(const struct pd_dwarf *d, const cu *u, rd *r, die *e) {
         case AT_call_file: if (is_data) e->call_file = v; break;
         case AT_call_line: if (is_data) e->call_line = v; break;
         case AT_stmt_list: if (is_data) { e->stmt_list = v; e->has_stmt = 1; } break;
+        case 0x13: if (is_data) e->language = v; break; /* DW_AT_language */
         case AT_str_offsets_base: if (is_data) { e->str_offsets_base = v; e->has_str_offsets_base = 1; } break;
         case AT_addr_base: case 0x2133: if (is_data) { e->addr_base = v; e->has_addr_base = 1; } break;
         case AT_rnglists_base: if (is_data) { e->rnglists_base = v; e->has_rnglists_base = 1; } break;
@@ -892,8 +896,20 @@ static int die_at(const struct pd_dwarf *d, uint64_t offset, die *e, const cu **
 
 /* the name shown for a function entry: its linkage name (mangled) or name,
    else its abstract origin's or specification's, a few steps at most */
+/* binutils' mangle_style (bfd/dwarf2.c) is 0 for these languages: there
+   a function's DW_AT_name is its symbol's name */
+static int plain_language(uint64_t lang) {
+    switch (lang) {
+    case 0x1: case 0x2: case 0x5: case 0x6: case 0x7: case 0x9: case 0xc: case 0xf: case 0x12: case 0x1d:
+    case 0x8001: case 0x8006: case 0x8007: case 0x8008: case 0x8765:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static int entry_name(const struct pd_dwarf *d, uint64_t offset, const char **name, size_t *len, int *linkage) {
-    int steps;
+    int steps, plain_linkage = 0;
     const char *plain = NULL;
     size_t plain_n = 0;
     for (steps = 0; steps < 8; steps++) {
@@ -901,7 +917,7 @@ static int entry_name(const struct pd_dwarf *d, uint64_t offset, const char **na
         const cu *u;
         if (!die_at(d, offset, &e, &u)) break;
         if (e.linkage) { *name = e.linkage; *len = e.linkage_n; *linkage = 1; return 1; }
-        if (e.name && !plain) { plain = e.name; plain_n = e.name_n; }
+        if (e.name && !plain) { plain = e.name; plain_n = e.name_n; plain_linkage = u->plain_is_linkage; }
         if (e.has_origin) offset = e.origin;
         else if (e.has_spec) offset = e.spec;
         else break;
@@ -909,7 +925,7 @@ static int entry_name(const struct pd_dwarf *d, uint64_t offset, const char **na
     if (!plain) return 0;
     *name = plain;
     *len = plain_n;
-    *linkage = 0;
+    *linkage = plain_linkage;
     return 1;
 }
 
@@ -1024,10 +1040,14 @@ static int walk_cu(struct pd_dwarf *d, cu *u) {
             f->call_file = e.call_file > UINT32_MAX ? UINT32_MAX : (uint32_t)e.call_file;
             f->call_line = e.call_line > UINT32_MAX ? 0 : (uint32_t)e.call_line;
             while (p >= 0 && depth < 1000) { depth++; p = d->entries[p].parent; }
+            f->low = 0;
             if (e.has_low && e.has_high) {
+                f->low = e.low;
                 if (!add_scope(d, e.low, e.high_is_offset ? e.low + e.high : e.high, idx, depth)) return 0;
-            } else if (e.has_ranges && !add_ranges(d, u, &e, idx, depth)) {
-                return 0;
+            } else if (e.has_ranges) {
+                size_t first = d->nscopes;
+                if (!add_ranges(d, u, &e, idx, depth)) return 0;
+                if (d->nscopes > first) d->entries[idx].low = d->scopes[first].low;
             }
             if (e.children) {
                 if (level >= 256) return 1; /* deeper than any real program: the rest of the unit is left */
@@ -1136,6 +1156,7 @@ struct pd_dwarf *pd_dwarf_open(const struct pd_elf *elf, const char **why) {
             t = r;
             if (!read_die(d, cur, &t, &top)) continue;
             if (top.has_low) cur->low_pc = top.low;
+            cur->plain_is_linkage = plain_language(top.language);
 
             if (top.has_stmt && d->lines) {
                 for (i = 0; i < d->lines->nunits; i++)
@@ -1186,6 +1207,8 @@ static void file_of(const struct pd_dwarf *d, const cu *u, uint64_t index, pd_dw
     }
 }
 
+size_t pd_dwarf_entries(const pd_dwarf *d) { return d ? d->nentries : 0; }
+
 size_t pd_dwarf_frames(const struct pd_dwarf *d, uint64_t addr, pd_dwarf_frame *frames, size_t max) {
     size_t lo = 0, hi, k, n = 0;
     const scope *best = NULL;
@@ -1209,6 +1232,8 @@ size_t pd_dwarf_frames(const struct pd_dwarf *d, uint64_t addr, pd_dwarf_frame *
         frames[0].name = NULL;
         frames[0].name_len = 0;
         frames[0].linkage = 0;
+        frames[0].id = 0;
+        frames[0].low = 0;
         frames[0].where = here;
         return 1;
     }
@@ -1221,6 +1246,8 @@ size_t pd_dwarf_frames(const struct pd_dwarf *d, uint64_t addr, pd_dwarf_frame *
             fr->name_len = 0;
             fr->linkage = 0;
         }
+        fr->id = (uint32_t)e + 1;
+        fr->low = f->low;
         if (n == 0) {
             if (have_line) fr->where = here;
             else memset(&fr->where, 0, sizeof fr->where);

@@ -61,9 +61,14 @@ typedef struct pd_dwarf pd_dwarf;
 typedef struct pd_dwarf_frame {
     const char *name;           /* the linkage name (mangled) or the name; NULL: none */
     size_t name_len;
-    int linkage;                /* 1: name is a linkage name */
+    int linkage;                /* 1: name stands for the symbol (binutils' is_linkage): a
+                                   linkage name, or the name in a unit of C (or the like) */
     pd_dwarf_where where;
+    uint32_t id;                /* the function or inlined call's entry (1-based; 0: none) */
+    uint64_t low;               /* its first address range's start */
 } pd_dwarf_frame;
+/* How many function and inlined-call entries d holds (ids run 1..this). */
+size_t pd_dwarf_entries(const pd_dwarf *d);
 pd_dwarf *pd_dwarf_open(const struct pd_elf *elf, const char **why);
 void pd_dwarf_close(pd_dwarf *d);
 /* Up to max frames of addr; 0 when no function or line holds it. */

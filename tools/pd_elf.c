@@ -563,6 +563,24 @@ static size_t section_named(const pd_elf *e, const char *want) {
 static uint64_t sh_addr(const pd_elf *e, size_t i) { return sh_word(e, i, e->L->word == 8 ? 16 : 12); }
 static uint64_t sh_flags(const pd_elf *e, size_t i) { return sh_word(e, i, 8); }
 
+int pd_elf_first_load(const pd_elf *elf, uint64_t *vaddr) {
+    size_t i;
+    if (!elf) return 0;
+    for (i = 0; i < elf->phnum; i++) {
+        if (ph_u32(elf, i, elf->L->p_type) != PD_ELF_PT_LOAD) continue;
+        *vaddr = ph_word(elf, i, elf->L->p_vaddr);
+        return 1;
+    }
+    return 0;
+}
+
+int pd_elf_section_addr(const pd_elf *elf, const char *name, uint64_t *addr) {
+    size_t i;
+    if (!elf || !name || (i = section_named(elf, name)) >= elf->shnum) return 0;
+    *addr = sh_addr(elf, i);
+    return 1;
+}
+
 int pd_elf_section(const pd_elf *elf, const char *name, const unsigned char **data, size_t *size, uint64_t *flags) {
     size_t i;
     view v;

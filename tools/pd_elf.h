@@ -187,6 +187,10 @@ const pd_elf_info *pd_elf_get_info(const pd_elf *elf);
    *data, *size (0 for SHT_NOBITS) and its sh_flags (SHF_COMPRESSED...),
    or 0 when there is none or it runs past the file. */
 int pd_elf_section(const pd_elf *elf, const char *name, const unsigned char **data, size_t *size, uint64_t *flags);
+/* The first PT_LOAD's p_vaddr: 1, or 0 when there is none. */
+int pd_elf_first_load(const pd_elf *elf, uint64_t *vaddr);
+/* The address (sh_addr) of the section named name: 1, or 0 when there is none. */
+int pd_elf_section_addr(const pd_elf *elf, const char *name, uint64_t *addr);
 
 /* The symbol vaddr falls in (the one with the greatest address when
    several do), or NULL. */

@@ -535,7 +535,9 @@ static void on_fork(pd_state *st, const perfdata_file *f, const perfdata_record 
         maps_put(child->maps);
         child->maps = parent->maps;
     } else { /* a process: its own, the parent's as they are (shared until either changes) */
-        pd_maps *m = maps_fork(st, parent->maps);
+        /* perf makes a synthesized fork (FORK_EXEC: perf record's, of a
+           process that ran before it) no copy: its own MMAPs follow */
+        pd_maps *m = (rec->misc & PERFDATA_MISC_FORK_EXEC) ? maps_new(st, NULL) : maps_fork(st, parent->maps);
         maps_put(child->maps);
         child->maps = m;
     }

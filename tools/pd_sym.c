@@ -5,6 +5,7 @@
 #include "pd_sym.h"
 #include "pd_demangle.h"
 #include "pd_dwarf.h"
+#include "pd_unwind.h"
 #include "pd_text.h"
 
 #include <stdint.h>
@@ -26,7 +27,20 @@ typedef struct pd_dso {
     pd_dwarf_lines *lines;          /* NULL: none */
     pd_elf *lines_elf;              /* a separate debug file they came from, or NULL */
     unsigned a2l_fails;             /* perf's count of failed lookups before a first success */
+    /* functions and inlined calls (pd_dwarf_open), read on first use */
+    int dwarf_tried;
+    pd_dwarf *dwarf;
+    /* binutils' addr2line keeps per function entry what its lookups set:
+       bit 0, the entry was looked up innermost once (its name is then
+       taken as the linkage name); the name a lookup gave it */
+    unsigned char *a2l_seen;
+    const char **a2l_name;
+    /* call frame information, read on first use */
+    int cfi_tried;
+    pd_cfi cfi;                     /* all NULL: none */
 } pd_dso;
+
+struct pd_unwindable { const pd_maps *maps; uint64_t gen; int ok; };
 
 typedef struct pd_srcline_slot {
     size_t dso;                     /* 1 + the object's index; 0: an empty slot */
@@ -109,9 +123,16 @@ void pd_sym_free(pd_symbolizer *s) {
         if (s->dsos[i].symelf != s->dsos[i].elf) pd_elf_close(s->dsos[i].symelf);
         pd_elf_close(s->dsos[i].elf);
         pd_dwarf_lines_free(s->dsos[i].lines);
+        pd_dwarf_close(s->dsos[i].dwarf);
+        free(s->dsos[i].a2l_seen);
+        free(s->dsos[i].a2l_name);
         pd_elf_close(s->dsos[i].lines_elf);
     }
     free(s->srclines);
+    free(s->inlines);
+    free(s->unwindable);
+    free(s->cfi_bases);
+    free(s->inline_names);
     free(s->dsos);
     free(s->dso_slots);
     free(s->demangled);
@@ -689,4 +710,233 @@ int pd_sym_source(pd_symbolizer *s, size_t dso_index, uint64_t vaddr, char *file
     pd_dwarf_path(&w, file, cap);
     *line = w.line;
     return 1;
+}
+
+/* ------------------------------------------------- call frame information */
+
+static void load_cfi(pd_dso *d) {
+    const pd_elf_info *info;
+    uint64_t flags = 0;
+    d->cfi_tried = 1;
+    memset(&d->cfi, 0, sizeof d->cfi);
+    if (!d->elf) return;
+    info = pd_elf_get_info(d->elf);
+    d->cfi.big_endian = info->big_endian;
+    d->cfi.addr_size = info->elf64 ? 8 : 4;
+    if (pd_elf_section(d->elf, ".eh_frame", &d->cfi.eh_frame, &d->cfi.eh_frame_n, NULL) &&
+        pd_elf_section_addr(d->elf, ".eh_frame", &d->cfi.eh_frame_addr) &&
+        pd_elf_section(d->elf, ".eh_frame_hdr", &d->cfi.eh_frame_hdr, &d->cfi.eh_frame_hdr_n, NULL) &&
+        !pd_elf_section_addr(d->elf, ".eh_frame_hdr", &d->cfi.eh_frame_hdr_addr))
+        d->cfi.eh_frame_hdr = NULL;
+    /* .debug_frame: the binary's, else its debug file's (compressed ones are not read) */
+    if (!pd_elf_section(d->elf, ".debug_frame", &d->cfi.debug_frame, &d->cfi.debug_frame_n, &flags) ||
+        (flags & 0x800)) {
+        d->cfi.debug_frame = NULL;
+        d->cfi.debug_frame_n = 0;
+        if (d->symelf != d->elf &&
+            (!pd_elf_section(d->symelf, ".debug_frame", &d->cfi.debug_frame, &d->cfi.debug_frame_n, &flags) ||
+             (flags & 0x800))) {
+            d->cfi.debug_frame = NULL;
+            d->cfi.debug_frame_n = 0;
+        }
+    }
+}
+
+/* perf 6.1 (read_unwind_spec_eh_frame) places an object's unwind table by
+   the lowest-starting map of that object in the thread's maps (start -
+   pgoff, less the first PT_LOAD's page): where an exec left the parent's
+   maps of the object behind, that is the stale one, and the table is
+   looked up at addresses that are not the code's. */
+struct pd_cfi_base { const pd_maps *maps; uint64_t gen; size_t dso; uint64_t base; int ok; };
+
+static int perf_base(pd_symbolizer *s, pd_thread *t, const pd_dso *d, size_t dso_index, uint64_t *base) {
+    struct pd_cfi_base *e;
+    size_t i, n;
+    uint64_t load = 0;
+    if (!t->maps) return 0;
+    if (!s->cfi_bases && !(s->cfi_bases = (struct pd_cfi_base *)calloc(1024, sizeof *s->cfi_bases))) pd_nomem();
+    e = &s->cfi_bases[(size_t)(pd_hash_u64((uintptr_t)t->maps ^ (uint64_t)dso_index << 48) & 1023)];
+    if (e->maps == t->maps && e->gen == t->maps->gen && e->dso == dso_index) {
+        *base = e->base;
+        return e->ok;
+    }
+    e->maps = t->maps;
+    e->gen = t->maps->gen;
+    e->dso = dso_index;
+    e->ok = 0;
+    n = pd_maps_count(t->maps);
+    for (i = 0; i < n; i++) { /* by start: the first of the object's is the lowest */
+        const pd_map_entry *m = pd_maps_at(t->maps, i);
+        if (m->name != d->name) continue;
+        pd_elf_first_load(d->elf, &load);
+        e->base = m->start - m->pgoff - (load & ~(uint64_t)4095);
+        e->ok = 1;
+        break;
+    }
+    *base = e->base;
+    return e->ok;
+}
+
+int pd_sym_cfi(pd_symbolizer *s, pd_state *st, pd_thread *t, uint64_t pc, pd_cfi_row *row) {
+    const pd_map_entry *m = pd_state_find_map(st, t, PERFDATA_MISC_USER, pc);
+    pd_dso *d;
+    uint64_t base;
+    if (!m || (is_pseudo(m->name) && strcmp(m->name, "[vdso]") != 0) || is_anon(m->name)) return -1;
+    d = dso_for(s, m);
+    if (!d->cfi_tried) load_cfi(d);
+    if (!d->elf || !perf_base(s, t, d, (size_t)(d - s->dsos) + 1, &base)) return -1;
+    return pd_cfi_find(&d->cfi, pc - base, row) == 1 ? 1 : 0;
+}
+
+/* --------------------------------------------------------- inlined frames */
+
+typedef struct pd_inline_slot {
+    size_t dso;                     /* 1 + the object's index; 0: an empty slot */
+    uint64_t vaddr;
+    size_t first, n;                /* its names in inline_names */
+} pd_inline_slot;
+
+static size_t inline_slot(const pd_symbolizer *s, size_t d, uint64_t vaddr) {
+    size_t mask = s->capinlines - 1, i = (size_t)(pd_hash_u64(vaddr ^ (uint64_t)d * 0x9E3779B97F4A7C15ull) & mask);
+    while (s->inlines[i].dso && (s->inlines[i].dso != d || s->inlines[i].vaddr != vaddr)) i = (i + 1) & mask;
+    return i;
+}
+
+/* The answers are kept by address, as perf keeps them (its lookups
+   change what later ones name), up to this many names; then forgotten. */
+#define PD_INLINE_NAMES_MAX ((size_t)1 << 22)
+
+/* "file:line" of a caller's place (a call site): its base name */
+static const char *place_text(pd_symbolizer *s, const pd_dwarf_where *w) {
+    char text[PD_TEXT_CELL_MAX + 32];
+    const char *base = w->file;
+    size_t i, n;
+    for (i = 0; i < w->file_len; i++)
+        if (w->file[i] == '/') base = w->file + i + 1;
+    n = w->file_len - (size_t)(base - w->file);
+    if (!n) { base = "??"; n = 2; }
+    if (n > PD_TEXT_CELL_MAX) n = PD_TEXT_CELL_MAX;
+    memcpy(text, base, n);
+    snprintf(text + n, sizeof text - n, ":%u", (unsigned)w->line);
+    return pd_intern_str(&s->names, text);
+}
+
+static size_t inlines_of(pd_symbolizer *s, pd_dso *d, const pd_resolved *r, pd_sym_inline *out, size_t max) {
+    pd_dwarf_frame fr[PD_SYM_INLINES_MAX];
+    size_t n, i, nent;
+    const char *first = pd_sym_srcline(s, r);
+    /* perf lists what addr2line -i gives: nothing where it knows nothing */
+    if (!first) return 0;
+    if (!d->dwarf_tried) {
+        d->dwarf_tried = 1;
+        if (!d->lines_tried) load_lines(s, d);
+        d->dwarf = pd_dwarf_open(d->lines_elf ? d->lines_elf : d->symelf, NULL);
+    }
+    n = d->dwarf ? pd_dwarf_frames(d->dwarf, r->vaddr, fr, max < PD_SYM_INLINES_MAX ? max : PD_SYM_INLINES_MAX) : 0;
+    if (!n || !fr[0].name) { /* addr2line names the function by the symbol table */
+        out[0].name = r->sym;
+        out[0].srcline = first;
+        return 1;
+    }
+    nent = pd_dwarf_entries(d->dwarf);
+    if (!d->a2l_seen && nent) {
+        if (!(d->a2l_seen = (unsigned char *)calloc(nent + 1, 1)) ||
+            !(d->a2l_name = (const char **)calloc(nent + 1, sizeof *d->a2l_name)))
+            pd_nomem();
+    }
+    for (i = 0; i < n; i++) {
+        uint32_t id = fr[i].id <= nent ? fr[i].id : 0;
+        const char *name = NULL;
+        if (id && d->a2l_name[id]) {
+            name = d->a2l_name[id];
+        } else if (i == 0 && !fr[0].linkage && !(id && d->a2l_seen[id]) && r->sym) {
+            /* binutils names the innermost by the symbol table the first
+               time, where its own name is no linkage name (a C++ lambda's
+               operator(), a function in an anonymous namespace), and keeps
+               that name for the entry when the symbol starts where it does */
+            name = r->sym;
+            if (id && r->sym_start == fr[0].low) d->a2l_name[id] = name;
+        } else {
+            const char *raw = fr[i].name && fr[i].name_len
+                                  ? pd_intern_n(&s->names, fr[i].name,
+                                                fr[i].name_len > PD_TEXT_CELL_MAX ? PD_TEXT_CELL_MAX : fr[i].name_len)
+                                  : pd_intern_str(&s->names, "??");
+            name = shown_name(s, raw);
+        }
+        if (i == 0 && id) d->a2l_seen[id] = 1;
+        out[i].name = name;
+        /* the innermost at its line (addr2line's), each caller at its call */
+        out[i].srcline = i == 0 ? first : place_text(s, &fr[i].where);
+    }
+    return n;
+}
+
+size_t pd_sym_inlines(pd_symbolizer *s, const pd_resolved *r, pd_sym_inline *out, size_t max) {
+    pd_dso *d = r->dso_index && r->dso_index <= s->ndsos ? &s->dsos[r->dso_index - 1] : NULL;
+    pd_inline_slot *slot;
+    size_t i, n;
+    if (!d || !r->sym || !r->have_vaddr || !d->symelf || d->own_vdso || !max) return 0;
+    if (s->ninlines * 2 >= s->capinlines || s->ninline_names + PD_SYM_INLINES_MAX > s->capinline_names) {
+        if (s->ninline_names + PD_SYM_INLINES_MAX > PD_INLINE_NAMES_MAX) { /* forgotten: memory stays bounded */
+            memset(s->inlines, 0, s->capinlines * sizeof *s->inlines);
+            s->ninlines = s->ninline_names = 0;
+        }
+        if (s->ninlines * 2 >= s->capinlines) {
+            size_t cap = s->capinlines ? s->capinlines * 2 : 1024, oldcap = s->capinlines;
+            pd_inline_slot *old = s->inlines;
+            if (!(s->inlines = (pd_inline_slot *)calloc(cap, sizeof *s->inlines))) pd_nomem();
+            s->capinlines = cap;
+            for (i = 0; i < oldcap; i++)
+                if (old[i].dso) s->inlines[inline_slot(s, old[i].dso, old[i].vaddr)] = old[i];
+            free(old);
+        }
+        if (s->ninline_names + PD_SYM_INLINES_MAX > s->capinline_names) {
+            size_t cap = s->capinline_names ? s->capinline_names * 2 : 4096;
+            pd_sym_inline *v = (pd_sym_inline *)realloc(s->inline_names, cap * sizeof *v);
+            if (!v) pd_nomem();
+            s->inline_names = v;
+            s->capinline_names = cap;
+        }
+    }
+    slot = &s->inlines[inline_slot(s, r->dso_index, r->vaddr)];
+    if (!slot->dso) {
+        slot->dso = r->dso_index;
+        slot->vaddr = r->vaddr;
+        slot->first = s->ninline_names;
+        slot->n = inlines_of(s, d, r, s->inline_names + s->ninline_names, PD_SYM_INLINES_MAX);
+        s->ninline_names += slot->n;
+        s->ninlines++;
+    }
+    n = slot->n < max ? slot->n : max;
+    for (i = 0; i < n; i++) out[i] = s->inline_names[slot->first + i];
+    return n;
+}
+
+/* perf unwinds a process's stacks only once one of its maps is of an
+   object whose ELF type it could read (unwind__prepare_access, at each
+   map insertion until one is): with none at hand (a profile from another
+   machine), its samples show no user frames at all. Kept per address
+   space and its generation. */
+int pd_sym_can_unwind(pd_symbolizer *s, pd_thread *t) {
+    struct pd_unwindable *e;
+    size_t i, n;
+    int ok = 0;
+    if (!t || !t->maps) return 0;
+    if (!s->unwindable && !(s->unwindable = (struct pd_unwindable *)calloc(256, sizeof *s->unwindable))) pd_nomem();
+    e = &s->unwindable[(size_t)(pd_hash_u64((uintptr_t)t->maps) & 255)];
+    if (e->maps == t->maps && e->gen == t->maps->gen) return e->ok;
+    n = pd_maps_count(t->maps);
+    for (i = 0; i < n && !ok; i++) {
+        const pd_map_entry *m = pd_maps_at(t->maps, i);
+        if (m->kernel || is_anon(m->name) || (is_pseudo(m->name) && strcmp(m->name, "[vdso]") != 0)) continue;
+        ok = dso_for(s, m)->elf != NULL;
+    }
+    e->maps = t->maps;
+    e->gen = t->maps->gen;
+    e->ok = ok;
+    return ok;
+}
+
+int pd_sym_user_mapped(pd_state *st, pd_thread *t, uint64_t addr) {
+    return pd_state_find_map(st, t, PERFDATA_MISC_USER, addr) != NULL;
 }

@@ -37,6 +37,12 @@ typedef struct pd_symbolizer {
     int said_demangled;             /* the bound was said */
     struct pd_srcline_slot *srclines; /* source lines asked so far, by (dso, address) */
     size_t nsrclines, capsrclines;
+    struct pd_inline_slot *inlines; /* inlined frames asked so far, by (dso, address) */
+    struct pd_unwindable *unwindable; /* pd_sym_can_unwind's answers, by address space */
+    struct pd_cfi_base *cfi_bases;  /* where perf places an object's unwind table, by address space */
+    size_t ninlines, capinlines;
+    struct pd_sym_inline *inline_names; /* their names and places */
+    size_t ninline_names, capinline_names;
     int partial;                    /* something was left out and said on stderr (malformed
                                        line tables): the command exits non-zero */
 } pd_symbolizer;
@@ -84,5 +90,31 @@ const char *pd_sym_srcline(pd_symbolizer *s, const pd_resolved *r);
    of address vaddr of object dso_index (a pd_resolved's): 1, or 0 when no
    line table covers it. */
 int pd_sym_source(pd_symbolizer *s, size_t dso_index, uint64_t vaddr, char *file, size_t cap, uint32_t *line);
+
+/* perf 6.1's inline list of a resolved user address (its append_inlines,
+   for the frames of unwound stacks): what addr2line -i -f gives there,
+   innermost first, the containing function last, each named as perf
+   shows it (demangled, binutils' naming rules) with its place
+   ("file:line"; a caller's: its call site; "??:0" without lines);
+   interned. 0 where addr2line knows nothing. perf prints an entry whose
+   name is not the symbol's as "NAME+0xOFF (inlined)". */
+#define PD_SYM_INLINES_MAX 32
+typedef struct pd_sym_inline { const char *name, *srcline; } pd_sym_inline;
+size_t pd_sym_inlines(pd_symbolizer *s, const pd_resolved *r, pd_sym_inline *out, size_t max);
+
+/* Whether perf 6.1 unwinds t's user stacks: once one of its maps is of an
+   object whose ELF file is at hand (elsewhere its samples get no user
+   frames from the stack dump at all). */
+int pd_sym_can_unwind(pd_symbolizer *s, pd_thread *t);
+
+/* 1 when a map of t holds user address addr (perf's find_map). */
+int pd_sym_user_mapped(pd_state *st, pd_thread *t, uint64_t addr);
+
+struct pd_cfi_row;
+/* The call frame rules (pd_unwind.h) at user address pc of thread t, by
+   the object mapped there (its .eh_frame, else .debug_frame), placed as
+   perf places them: 1; 0 when the object has none for pc; -1 when no
+   object (or none at hand) is mapped there. */
+int pd_sym_cfi(pd_symbolizer *s, pd_state *st, pd_thread *t, uint64_t pc, struct pd_cfi_row *row);
 
 #endif

@@ -13,6 +13,7 @@
 #include "pd_text.h"
 #include "pd_tool.h"
 #include "pd_tpfmt.h"
+#include "pd_unwind.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -92,6 +93,7 @@ typedef struct frame {
    chains (a loop, the idle task), and a hit is one copy. */
 #define CHAIN_CACHE 4096
 #define CHAIN_CACHED_MAX 256       /* entries of a chain cached at most */
+#define PD_UNWIND_MAX 127          /* user frames unwound at most (perf's max stack) */
 typedef struct chain_text {
     uint64_t hash, user_gen, kernel_gen;
     unsigned cpumode, fields;
@@ -664,18 +666,61 @@ static void put_frame_sym(script_ctx *c, unsigned fields, frame *e) { put_frame_
 /* A call chain's line for a cached frame ("\tADDR sym+0xoff (dso)\n"),
    or (chain 0) the text after a sample's address, made once per frame,
    fields and kind */
-static void put_frame_text(script_ctx *c, unsigned fields, frame *e, int chain) {
-    unsigned want = ((fields & (F_IP | F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)) | (chain ? 1u << 31 : 0)) + 1;
-    if (e->text_fields != want) {
-        size_t start = c->len, n;
-        if (chain && (fields & F_IP)) { /* user objects: the address in the object */
-            const pd_resolved *r = &e->r;
+/* perf's inline list of an unwound frame (pd_sym_inlines): a line per
+   function, the inlined ones as "ADDR NAME+0xOFF (inlined)" */
+static void put_inlined(script_ctx *c, unsigned fields, frame *e) {
+    pd_sym_inline in[PD_SYM_INLINES_MAX];
+    const pd_resolved *r = &e->r;
+    size_t n = pd_sym_inlines(&c->sym, r, in, PD_SYM_INLINES_MAX), i;
+    if (!n) { /* none: the frame's own line */
+        if (fields & F_IP) {
             put(c, "\t", 1);
             put_num(c, r->mapped && !r->kernel && r->dso_path ? r->addr : e->ip, 0, 16, 16, 0);
         }
-        put_sym(c, fields, &e->r);
-        if (chain && (fields & F_SRCLINE)) put_srcline(c, &e->r);
-        if (chain) put(c, "\n", 1);
+        put_sym(c, fields, r);
+        if (fields & F_SRCLINE) put_srcline(c, r);
+        put(c, "\n", 1);
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        int inlined = strcmp(in[i].name, r->sym) != 0;
+        if (fields & F_IP) {
+            put(c, "\t", 1);
+            put_num(c, r->mapped && !r->kernel && r->dso_path ? r->addr : e->ip, 0, 16, 16, 0);
+        }
+        if (!inlined) {
+            put_sym(c, fields, r);
+        } else if (fields & F_SYM) {
+            put(c, " ", 1);
+            put_name(c, in[i].name, strlen(in[i].name));
+            if (fields & F_SYMOFF) putf(c, "+0x%llx", (unsigned long long)r->sym_off);
+        }
+        if (fields & F_SRCLINE) { /* the entry's own place, "??:0" too */
+            put(c, "\n  ", 3);
+            put_name(c, in[i].srcline, strlen(in[i].srcline));
+        }
+        if (inlined) puts_(c, " (inlined)");
+        put(c, "\n", 1);
+    }
+}
+
+static void put_frame_text(script_ctx *c, unsigned fields, frame *e, int chain) {
+    unsigned want = ((fields & (F_IP | F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)) | (chain ? 1u << 31 : 0) |
+                     (chain == 2 ? 1u << 30 : 0)) + 1;
+    if (e->text_fields != want) {
+        size_t start = c->len, n;
+        if (chain == 2) {
+            put_inlined(c, fields, e);
+        } else {
+            if (chain && (fields & F_IP)) { /* user objects: the address in the object */
+                const pd_resolved *r = &e->r;
+                put(c, "\t", 1);
+                put_num(c, r->mapped && !r->kernel && r->dso_path ? r->addr : e->ip, 0, 16, 16, 0);
+            }
+            put_sym(c, fields, &e->r);
+            if (chain && (fields & F_SRCLINE)) put_srcline(c, &e->r);
+            if (chain) put(c, "\n", 1);
+        }
         n = c->len - start;
         if (!n || n > FRAME_TEXT_MAX) return; /* a name from the file may be long: not kept */
         if ((!e->text || n > e->textcap) && !(e->text = (char *)realloc(e->text, e->textcap = n))) pd_nomem();
@@ -717,11 +762,56 @@ static uint64_t chain_hash(const unsigned char *p, size_t n) {
            0xC4CEB9FE1A85EC53ull;
 }
 
+/* --call-graph dwarf: the user frames unwound from the sample's registers
+   and stack copy (x86-64), after the frames the kernel recorded */
+typedef struct unwind_ctx { script_ctx *c; pd_thread *t; } unwind_ctx;
+static int unwind_mapped(void *ctx, uint64_t addr) {
+    unwind_ctx *u = (unwind_ctx *)ctx;
+    return pd_sym_user_mapped(&u->c->st, u->t, addr);
+}
+static int unwind_cfi(void *ctx, uint64_t pc, pd_cfi_row *row) {
+    unwind_ctx *u = (unwind_ctx *)ctx;
+    return pd_sym_cfi(&u->c->sym, &u->c->st, u->t, pc, row);
+}
+static int unwinds(const script_ctx *c, const perfdata_sample *s) {
+    return (s->sample_type & PERFDATA_SAMPLE_REGS_USER) && (s->sample_type & PERFDATA_SAMPLE_STACK_USER) &&
+           s->regs_user.abi == 2 && s->stack_user.n && !strcmp(c->s->arch, "x86_64");
+}
+static void put_unwound(script_ctx *c, unsigned fields, pd_thread *t, const perfdata_sample *s) {
+    uint64_t perf_regs[24], ips[PD_UNWIND_MAX], stamp[2];
+    pd_unwind_regs regs;
+    pd_unwind_stack stack;
+    unwind_ctx u;
+    size_t n, i;
+    for (i = 0; i < 24; i++) perf_regs[i] = perfdata_regs_get(&s->regs_user, (unsigned)i, NULL);
+    pd_unwind_regs_x86_64(perf_regs, s->regs_user.mask, &regs);
+    if (!((regs.valid >> PD_X86_64_SP) & 1)) return;
+    stack.p = s->stack_user.p;
+    stack.n = s->stack_user.n;
+    stack.sp = regs.v[PD_X86_64_SP];
+    stack.big_endian = s->callchain.big_endian;
+    stack.addr_size = 8;
+    stack.perf = 1;
+    stack.mapped = unwind_mapped;
+    stack.ctx = &u;
+    u.c = c;
+    u.t = t;
+    n = pd_unwind(&regs, PD_X86_64_RA, PD_X86_64_SP, &stack, unwind_cfi, &u, ips, PD_UNWIND_MAX, PD_UNWIND_PERF);
+    pd_state_stamp(&c->st, t, PERFDATA_MISC_USER, stamp);
+    /* with perf's inlined frames (its --inline, on by default) */
+    for (i = 0; i < n; i++) put_frame_text(c, fields, resolve_frame_in(c, t, PERFDATA_MISC_USER, stamp, ips[i]), 2);
+}
+
 static void put_callchain(script_ctx *c, unsigned fields, pd_thread *t, unsigned cpumode, const perfdata_sample *s) {
     const perfdata_view *raw = &s->callchain.bytes;
     uint64_t h, ugen = t && t->maps ? t->maps->gen : 0, kgen = c->st.kernel.gen;
     size_t i, start;
     chain_text *e;
+    if (unwinds(c, s)) { /* each stack its own: not cached */
+        put_callchain_frames(c, fields, t, cpumode, s);
+        if (pd_sym_can_unwind(&c->sym, t)) put_unwound(c, fields, t, s);
+        return;
+    }
     if (!s->callchain.count || s->callchain.count > CHAIN_CACHED_MAX || cpumode == PERFDATA_MISC_GUEST_KERNEL ||
         cpumode == PERFDATA_MISC_GUEST_USER) {
         put_callchain_frames(c, fields, t, cpumode, s);

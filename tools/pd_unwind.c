@@ -1,0 +1,683 @@
+/* pd_unwind.c - see pd_unwind.h. The CIE and FDE formats, pointer
+   encodings and CFA instructions are DWARF 5's section 6.4 with the GCC
+   extensions of .eh_frame (the LSB's "Exception Frames"). */
+#include "pd_unwind.h"
+
+#include <string.h>
+
+/* bounds on the work a file may ask for */
+#define CFI_MAX_INSNS 100000        /* CFA instructions run for one pc */
+#define CFI_MAX_SCAN 200000         /* FDEs looked at without a search table */
+#define CFI_STATE_DEPTH 8           /* DW_CFA_remember_state nesting */
+#define EXPR_MAX_STEPS 1000
+#define EXPR_STACK 64
+
+typedef struct rd {
+    const unsigned char *p, *end, *base; /* base: the section's first byte */
+    uint64_t base_addr;                  /* its address */
+    int big, bad;
+} rd;
+
+static uint64_t rd_n(rd *r, unsigned n) {
+    uint64_t v = 0;
+    unsigned i;
+    if (r->bad || (size_t)(r->end - r->p) < n) { r->bad = 1; r->p = r->end; return 0; }
+    for (i = 0; i < n; i++) v |= (uint64_t)r->p[i] << (8 * (r->big ? n - 1 - i : i));
+    r->p += n;
+    return v;
+}
+
+static uint64_t rd_uleb(rd *r) {
+    uint64_t v = 0;
+    unsigned shift = 0;
+    while (!r->bad) {
+        unsigned char b;
+        if (r->p >= r->end) { r->bad = 1; break; }
+        b = *r->p++;
+        if (shift < 64) v |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+        if (!(b & 0x80)) break;
+    }
+    return v;
+}
+
+static int64_t rd_sleb(rd *r) {
+    uint64_t v = 0;
+    unsigned shift = 0;
+    unsigned char b = 0;
+    while (!r->bad) {
+        if (r->p >= r->end) { r->bad = 1; return 0; }
+        b = *r->p++;
+        if (shift < 64) v |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+        if (!(b & 0x80)) break;
+    }
+    if (shift < 64 && (b & 0x40)) v |= ~(uint64_t)0 << shift;
+    return (int64_t)v;
+}
+
+/* DW_EH_PE_*: the value's format in the low nibble, what it is relative
+   to in the next three bits (0x80: indirect, not followed: unwinding never
+   needs it) */
+static int rd_ptr(rd *r, unsigned enc, int addr_size, uint64_t data_base, uint64_t *out) {
+    uint64_t at = r->base_addr + (uint64_t)(r->p - r->base), v;
+    if (enc == 0xff) return 0; /* omit */
+    switch (enc & 0x0f) {
+    case 0x00: v = rd_n(r, (unsigned)addr_size); break;
+    case 0x01: v = rd_uleb(r); break;
+    case 0x02: v = rd_n(r, 2); break;
+    case 0x03: v = rd_n(r, 4); break;
+    case 0x04: v = rd_n(r, 8); break;
+    case 0x09: v = (uint64_t)rd_sleb(r); break;
+    case 0x0a: v = (uint64_t)(int64_t)(int16_t)rd_n(r, 2); break;
+    case 0x0b: v = (uint64_t)(int64_t)(int32_t)rd_n(r, 4); break;
+    case 0x0c: v = rd_n(r, 8); break;
+    default: r->bad = 1; return 0;
+    }
+    switch (enc & 0x70) {
+    case 0x00: break;
+    case 0x10: v += at; break;          /* pcrel */
+    case 0x30: v += data_base; break;   /* datarel (.eh_frame_hdr's table) */
+    default: r->bad = 1; return 0;      /* textrel, funcrel, aligned: not used on Linux */
+    }
+    if (addr_size == 4) v &= 0xffffffffu;
+    *out = v;
+    return !r->bad;
+}
+
+typedef struct cie {
+    uint64_t code_align;
+    int64_t data_align;
+    unsigned ra;
+    unsigned fde_enc;           /* pointer encoding of the FDE's pc range */
+    int has_z;                  /* augmentation data in the FDE */
+    int signal;
+    const unsigned char *insns, *insns_end;
+} cie;
+
+/* The CIE at p (a CIE's whole entry after its length), eh: .eh_frame's
+   format, else .debug_frame's. */
+static int read_cie(const unsigned char *p, const unsigned char *end, const unsigned char *base, uint64_t base_addr,
+                    int big, int addr_size, int eh, cie *c) {
+    rd r;
+    const char *aug;
+    size_t aug_len;
+    unsigned version;
+    r.p = p; r.end = end; r.base = base; r.base_addr = base_addr; r.big = big; r.bad = 0;
+    memset(c, 0, sizeof *c);
+    c->fde_enc = 0; /* absptr */
+    version = (unsigned)rd_n(&r, 1);
+    if (r.bad || (version != 1 && version != 3 && version != 4)) return 0;
+    aug = (const char *)r.p;
+    while (r.p < r.end && *r.p) r.p++;
+    if (r.p >= r.end) return 0;
+    aug_len = (size_t)((const char *)r.p - aug);
+    r.p++;
+    if (aug_len >= 2 && aug[0] == 'e' && aug[1] == 'h') rd_n(&r, (unsigned)addr_size); /* old GCC's eh_ptr */
+    if (version == 4) { rd_n(&r, 1); rd_n(&r, 1); } /* address_size, segment_selector_size */
+    c->code_align = rd_uleb(&r);
+    c->data_align = rd_sleb(&r);
+    c->ra = version == 1 ? (unsigned)rd_n(&r, 1) : (unsigned)rd_uleb(&r);
+    if (aug_len && aug[0] == 'z') {
+        uint64_t len = rd_uleb(&r), dummy;
+        const unsigned char *data_end;
+        size_t i;
+        if (r.bad || len > (uint64_t)(r.end - r.p)) return 0;
+        data_end = r.p + len;
+        c->has_z = 1;
+        for (i = 1; i < aug_len && !r.bad; i++) {
+            switch (aug[i]) {
+            case 'R': c->fde_enc = (unsigned)rd_n(&r, 1); break;
+            case 'P': { /* the personality routine's address: skipped */
+                unsigned enc = (unsigned)rd_n(&r, 1);
+                rd r2 = r;
+                r2.end = data_end;
+                if (!rd_ptr(&r2, enc & 0x7f, addr_size, 0, &dummy)) return 0;
+                r.p = r2.p;
+                break;
+            }
+            case 'L': rd_n(&r, 1); break;
+            case 'S': c->signal = 1; break;
+            case 'B': break;
+            default: i = aug_len; break; /* unknown: the rest of the data is skipped by its length */
+            }
+        }
+        r.p = data_end;
+    } else if (aug_len && !(aug_len >= 2 && aug[0] == 'e' && aug[1] == 'h')) {
+        return 0; /* an augmentation without 'z' cannot be skipped */
+    }
+    (void)eh;
+    if (r.bad || c->ra >= PD_CFI_REGS) return 0;
+    c->insns = r.p;
+    c->insns_end = end;
+    return 1;
+}
+
+/* ------------------------------------------------------ CFA instructions */
+
+static void set_rule(pd_cfi_row *row, uint64_t reg, unsigned char kind, int64_t off, unsigned other,
+                     const unsigned char *expr, size_t expr_n) {
+    pd_cfi_rule *x;
+    if (reg >= PD_CFI_REGS) return; /* a register not kept (vector registers): its rule is not needed */
+    x = &row->reg[reg];
+    x->kind = kind;
+    x->off = off;
+    x->reg = other;
+    x->expr = expr;
+    x->expr_n = expr_n;
+}
+
+/* Runs insns until the location passes pc (fde: 1; a CIE's initial
+   instructions: 0, run whole). init is the row after the CIE's (for
+   DW_CFA_restore). Returns 1, or 0 on a malformed or too long program. */
+static int run_cfa(const cie *c, const unsigned char *p, const unsigned char *end, int big, int addr_size,
+                   const unsigned char *base, uint64_t base_addr, uint64_t loc, uint64_t pc, int fde,
+                   const pd_cfi_row *init, pd_cfi_row *row, unsigned *budget) {
+    pd_cfi_row stack[CFI_STATE_DEPTH];
+    unsigned depth = 0;
+    rd r;
+    r.p = p; r.end = end; r.base = base; r.base_addr = base_addr; r.big = big; r.bad = 0;
+    while (r.p < r.end && !r.bad) {
+        unsigned op = *r.p++, low = op & 0x3f;
+        uint64_t reg, delta;
+        int64_t off;
+        if ((*budget)-- == 0) return 0;
+        switch (op >> 6) {
+        case 1: /* advance_loc */
+            delta = (uint64_t)low * c->code_align;
+            if (fde && loc + delta > pc) return 1;
+            loc += delta;
+            continue;
+        case 2: /* offset */
+            set_rule(row, low, PD_RULE_OFFSET, (int64_t)rd_uleb(&r) * c->data_align, 0, NULL, 0);
+            continue;
+        case 3: /* restore */
+            if (init && low < PD_CFI_REGS) row->reg[low] = init->reg[low];
+            continue;
+        default: break;
+        }
+        switch (op) {
+        case 0x00: break; /* nop */
+        case 0x01: { /* set_loc */
+            uint64_t to;
+            if (!rd_ptr(&r, c->fde_enc, addr_size, 0, &to)) return 0;
+            if (fde && to > pc) return 1;
+            loc = to;
+            break;
+        }
+        case 0x02: case 0x03: case 0x04: /* advance_loc1, 2, 4 */
+            delta = rd_n(&r, op == 0x02 ? 1 : op == 0x03 ? 2 : 4) * c->code_align;
+            if (fde && loc + delta > pc) return 1;
+            loc += delta;
+            break;
+        case 0x05: /* offset_extended */
+            reg = rd_uleb(&r);
+            set_rule(row, reg, PD_RULE_OFFSET, (int64_t)rd_uleb(&r) * c->data_align, 0, NULL, 0);
+            break;
+        case 0x06: /* restore_extended */
+            reg = rd_uleb(&r);
+            if (init && reg < PD_CFI_REGS) row->reg[reg] = init->reg[reg];
+            break;
+        case 0x07: set_rule(row, rd_uleb(&r), PD_RULE_UNDEFINED, 0, 0, NULL, 0); break;
+        case 0x08: set_rule(row, rd_uleb(&r), PD_RULE_SAME, 0, 0, NULL, 0); break;
+        case 0x09: /* register */
+            reg = rd_uleb(&r);
+            delta = rd_uleb(&r);
+            set_rule(row, reg, PD_RULE_REGISTER, 0, delta < PD_CFI_REGS ? (unsigned)delta : PD_CFI_REGS, NULL, 0);
+            break;
+        case 0x0a: /* remember_state */
+            if (depth == CFI_STATE_DEPTH) return 0;
+            stack[depth++] = *row;
+            break;
+        case 0x0b: /* restore_state: the whole row, the CFA rule included */
+            if (!depth) return 0;
+            *row = stack[--depth];
+            break;
+        case 0x0c: /* def_cfa */
+            reg = rd_uleb(&r);
+            row->cfa.kind = PD_RULE_CFA_REGISTER;
+            row->cfa.reg = reg < PD_CFI_REGS ? (unsigned)reg : PD_CFI_REGS;
+            row->cfa.off = (int64_t)rd_uleb(&r);
+            break;
+        case 0x0d: /* def_cfa_register */
+            reg = rd_uleb(&r);
+            row->cfa.kind = PD_RULE_CFA_REGISTER;
+            row->cfa.reg = reg < PD_CFI_REGS ? (unsigned)reg : PD_CFI_REGS;
+            break;
+        case 0x0e: row->cfa.off = (int64_t)rd_uleb(&r); break; /* def_cfa_offset */
+        case 0x0f: { /* def_cfa_expression */
+            uint64_t n = rd_uleb(&r);
+            if (r.bad || n > (uint64_t)(r.end - r.p)) return 0;
+            row->cfa.kind = PD_RULE_CFA_EXPRESSION;
+            row->cfa.expr = r.p;
+            row->cfa.expr_n = (size_t)n;
+            r.p += n;
+            break;
+        }
+        case 0x10: case 0x16: { /* expression, val_expression */
+            uint64_t n;
+            reg = rd_uleb(&r);
+            n = rd_uleb(&r);
+            if (r.bad || n > (uint64_t)(r.end - r.p)) return 0;
+            set_rule(row, reg, op == 0x10 ? PD_RULE_EXPRESSION : PD_RULE_VAL_EXPRESSION, 0, 0, r.p, (size_t)n);
+            r.p += n;
+            break;
+        }
+        case 0x11: /* offset_extended_sf */
+            reg = rd_uleb(&r);
+            set_rule(row, reg, PD_RULE_OFFSET, rd_sleb(&r) * c->data_align, 0, NULL, 0);
+            break;
+        case 0x12: /* def_cfa_sf */
+            reg = rd_uleb(&r);
+            row->cfa.kind = PD_RULE_CFA_REGISTER;
+            row->cfa.reg = reg < PD_CFI_REGS ? (unsigned)reg : PD_CFI_REGS;
+            row->cfa.off = rd_sleb(&r) * c->data_align;
+            break;
+        case 0x13: row->cfa.off = rd_sleb(&r) * c->data_align; break; /* def_cfa_offset_sf */
+        case 0x14: /* val_offset */
+            reg = rd_uleb(&r);
+            set_rule(row, reg, PD_RULE_VAL_OFFSET, (int64_t)rd_uleb(&r) * c->data_align, 0, NULL, 0);
+            break;
+        case 0x15: /* val_offset_sf */
+            reg = rd_uleb(&r);
+            set_rule(row, reg, PD_RULE_VAL_OFFSET, rd_sleb(&r) * c->data_align, 0, NULL, 0);
+            break;
+        case 0x2e: rd_uleb(&r); break; /* GNU_args_size */
+        case 0x2f: /* GNU_negative_offset_extended */
+            reg = rd_uleb(&r);
+            off = -(int64_t)rd_uleb(&r) * c->data_align;
+            set_rule(row, reg, PD_RULE_OFFSET, off, 0, NULL, 0);
+            break;
+        default: return 0; /* unknown (or aarch64's negate_ra_state, 0x2d: pointer authentication) */
+        }
+    }
+    return !r.bad;
+}
+
+/* The rules at pc from the FDE whose instructions are [p, end), pc range
+   from start, its CIE c. */
+static int fde_row(const cie *c, const unsigned char *p, const unsigned char *end, int big, int addr_size,
+                   const unsigned char *base, uint64_t base_addr, uint64_t start, uint64_t pc, pd_cfi_row *row) {
+    pd_cfi_row init;
+    unsigned budget = CFI_MAX_INSNS;
+    memset(row, 0, sizeof *row);
+    row->ra = c->ra;
+    row->signal = c->signal;
+    if (!run_cfa(c, c->insns, c->insns_end, big, addr_size, base, base_addr, start, pc, 0, NULL, row, &budget)) return -1;
+    init = *row;
+    if (!run_cfa(c, p, end, big, addr_size, base, base_addr, start, pc, 1, &init, row, &budget)) return -1;
+    return 1;
+}
+
+/* One entry of a frame section at off: its length's bounds. */
+typedef struct entry {
+    const unsigned char *body, *end; /* after the length, and one past the entry */
+    uint64_t id;                     /* CIE id (0 / ~0: a CIE) or CIE pointer */
+    const unsigned char *after_id;
+} entry;
+
+static int entry_at(const unsigned char *sec, size_t n, size_t off, int big, int eh, entry *e) {
+    rd r;
+    uint64_t len;
+    int off8 = 0;
+    r.p = sec + off; r.end = sec + n; r.base = sec; r.base_addr = 0; r.big = big; r.bad = 0;
+    if (off >= n) return 0;
+    len = rd_n(&r, 4);
+    if (len == 0xffffffffu) { len = rd_n(&r, 8); off8 = 1; }
+    if (r.bad || len == 0 || len > (uint64_t)(r.end - r.p)) return 0;
+    e->body = r.p;
+    e->end = r.p + len;
+    r.end = e->end;
+    e->id = rd_n(&r, off8 ? 8 : 4);
+    if (r.bad) return 0;
+    e->after_id = r.p;
+    (void)eh;
+    return 1;
+}
+
+/* The FDE of .eh_frame (eh) or .debug_frame at off, if it covers pc. */
+static int try_fde(const unsigned char *sec, size_t n, uint64_t sec_addr, size_t off, int big, int addr_size, int eh,
+                   uint64_t pc, pd_cfi_row *row) {
+    entry e, ce;
+    cie c;
+    size_t cie_off;
+    rd r;
+    uint64_t start, range;
+    if (!entry_at(sec, n, off, big, eh, &e)) return -1;
+    if (eh ? e.id == 0 : (e.id == 0xffffffffu || e.id == ~(uint64_t)0)) return 0; /* a CIE */
+    if (eh) {
+        size_t idpos = (size_t)(e.after_id - sec) - 4;
+        if (e.id > idpos) return -1;
+        cie_off = idpos - (size_t)e.id;
+    } else {
+        if (e.id >= n) return -1;
+        cie_off = (size_t)e.id;
+    }
+    if (!entry_at(sec, n, cie_off, big, eh, &ce) || (eh ? ce.id != 0 : (ce.id != 0xffffffffu && ce.id != ~(uint64_t)0)))
+        return -1;
+    if (!read_cie(ce.after_id, ce.end, sec, sec_addr, big, addr_size, eh, &c)) return -1;
+    r.p = e.after_id; r.end = e.end; r.base = sec; r.base_addr = sec_addr; r.big = big; r.bad = 0;
+    if (!rd_ptr(&r, eh ? c.fde_enc : 0, addr_size, 0, &start)) return -1;
+    if (!rd_ptr(&r, eh ? (c.fde_enc & 0x0f) : 0, addr_size, 0, &range)) return -1;
+    if (pc < start || pc - start >= range) return 0;
+    if (c.has_z) {
+        uint64_t len = rd_uleb(&r);
+        if (r.bad || len > (uint64_t)(r.end - r.p)) return -1;
+        r.p += len;
+    }
+    return fde_row(&c, r.p, r.end, big, addr_size, sec, sec_addr, start, pc, row);
+}
+
+/* .eh_frame_hdr's table: (initial location, FDE address) pairs sorted by
+   location, datarel to the header. */
+static int from_hdr(const pd_cfi *c, uint64_t pc, pd_cfi_row *row) {
+    rd r;
+    unsigned version, ptr_enc, count_enc, table_enc;
+    uint64_t frame_ptr, count, lo, hi, size;
+    const unsigned char *table;
+    r.p = c->eh_frame_hdr; r.end = c->eh_frame_hdr + c->eh_frame_hdr_n; r.base = c->eh_frame_hdr;
+    r.base_addr = c->eh_frame_hdr_addr; r.big = c->big_endian; r.bad = 0;
+    version = (unsigned)rd_n(&r, 1);
+    ptr_enc = (unsigned)rd_n(&r, 1);
+    count_enc = (unsigned)rd_n(&r, 1);
+    table_enc = (unsigned)rd_n(&r, 1);
+    if (r.bad || version != 1 || !rd_ptr(&r, ptr_enc, c->addr_size, c->eh_frame_hdr_addr, &frame_ptr) ||
+        !rd_ptr(&r, count_enc, c->addr_size, c->eh_frame_hdr_addr, &count) || table_enc != 0x3b)
+        return -2; /* not the usual table (datarel sdata4): scan instead */
+    size = 8;
+    table = r.p;
+    if (count > (uint64_t)(r.end - table) / size) return -2;
+    lo = 0;
+    hi = count;
+    while (lo < hi) { /* the last entry at or below pc */
+        uint64_t mid = lo + (hi - lo) / 2;
+        rd e;
+        uint64_t loc;
+        e.p = table + mid * size; e.end = r.end; e.base = c->eh_frame_hdr; e.base_addr = c->eh_frame_hdr_addr;
+        e.big = c->big_endian; e.bad = 0;
+        rd_ptr(&e, table_enc, c->addr_size, c->eh_frame_hdr_addr, &loc);
+        if (loc <= pc) lo = mid + 1; else hi = mid;
+    }
+    if (!lo) return 0;
+    {
+        rd e;
+        uint64_t loc, fde;
+        e.p = table + (lo - 1) * size; e.end = r.end; e.base = c->eh_frame_hdr; e.base_addr = c->eh_frame_hdr_addr;
+        e.big = c->big_endian; e.bad = 0;
+        if (!rd_ptr(&e, table_enc, c->addr_size, c->eh_frame_hdr_addr, &loc) ||
+            !rd_ptr(&e, table_enc, c->addr_size, c->eh_frame_hdr_addr, &fde))
+            return -1;
+        if (fde < c->eh_frame_addr || fde - c->eh_frame_addr >= c->eh_frame_n) return -1;
+        return try_fde(c->eh_frame, c->eh_frame_n, c->eh_frame_addr, (size_t)(fde - c->eh_frame_addr), c->big_endian,
+                       c->addr_size, 1, pc, row);
+    }
+}
+
+/* Every FDE of a section in turn (no table): bounded. */
+static int scan(const unsigned char *sec, size_t n, uint64_t addr, int big, int addr_size, int eh, uint64_t pc,
+                pd_cfi_row *row) {
+    size_t off = 0, k;
+    for (k = 0; off < n && k < CFI_MAX_SCAN; k++) {
+        entry e;
+        int rc;
+        if (!entry_at(sec, n, off, big, eh, &e)) return 0; /* the end (a zero terminator) or a broken entry */
+        rc = try_fde(sec, n, addr, off, big, addr_size, eh, pc, row);
+        if (rc) return rc;
+        off = (size_t)(e.end - sec);
+    }
+    return 0;
+}
+
+int pd_cfi_find(const pd_cfi *c, uint64_t pc, pd_cfi_row *row) {
+    int rc = 0;
+    if (c->eh_frame && c->eh_frame_n) {
+        rc = c->eh_frame_hdr && c->eh_frame_hdr_n ? from_hdr(c, pc, row) : -2;
+        if (rc == -2) rc = scan(c->eh_frame, c->eh_frame_n, c->eh_frame_addr, c->big_endian, c->addr_size, 1, pc, row);
+    }
+    if (rc == 0 && c->debug_frame && c->debug_frame_n)
+        rc = scan(c->debug_frame, c->debug_frame_n, 0, c->big_endian, c->addr_size, 0, pc, row);
+    return rc;
+}
+
+/* ------------------------------------------------------------- unwinding */
+
+static int read_stack(const pd_unwind_stack *s, uint64_t addr, unsigned size, uint64_t *out) {
+    rd r;
+    if (s->perf) {
+        /* perf's access_mem: the copy up to (not including) its last word;
+           another address in a map reads as 0 (perf would read the mapped
+           file's bytes there, and an unmapped one fails) */
+        if (addr < s->sp || addr - s->sp >= s->n || s->n - (addr - s->sp) <= size) {
+            *out = 0;
+            return !s->mapped || s->mapped(s->ctx, addr);
+        }
+    } else if (addr < s->sp || addr - s->sp > s->n || s->n - (addr - s->sp) < size) {
+        return 0;
+    }
+    r.p = s->p + (addr - s->sp); r.end = s->p + s->n; r.base = s->p; r.base_addr = s->sp; r.big = s->big_endian; r.bad = 0;
+    *out = rd_n(&r, size);
+    return !r.bad;
+}
+
+/* A DWARF expression (the subset CFI uses: constants, registers, stack
+   operations, arithmetic, comparisons and branches, dereferences of the
+   stack copy). push: a value pushed first (the CFA), when has_push. */
+static int eval(const unsigned char *p, size_t n, const pd_unwind_regs *regs, const pd_unwind_stack *s, int has_push,
+                uint64_t push, uint64_t *out) {
+    uint64_t st[EXPR_STACK];
+    unsigned sp = 0, steps = 0;
+    rd r;
+    r.p = p; r.end = p + n; r.base = p; r.base_addr = 0; r.big = s->big_endian; r.bad = 0;
+    if (has_push) st[sp++] = push;
+#define NEED(k) do { if (sp < (k)) return 0; } while (0)
+#define PUSH(v) do { uint64_t v_ = (v); if (sp == EXPR_STACK) return 0; st[sp] = v_; sp++; } while (0)
+    while (r.p < r.end) {
+        unsigned op = *r.p++;
+        uint64_t a, b;
+        if (++steps > EXPR_MAX_STEPS || r.bad) return 0;
+        if (op >= 0x30 && op <= 0x4f) { PUSH(op - 0x30); continue; } /* lit0-31 */
+        if (op >= 0x70 && op <= 0x8f) { /* breg0-31 */
+            int64_t off = rd_sleb(&r);
+            if (op - 0x70u >= PD_CFI_REGS || !((regs->valid >> (op - 0x70)) & 1)) return 0;
+            PUSH(regs->v[op - 0x70] + (uint64_t)off);
+            continue;
+        }
+        switch (op) {
+        case 0x03: PUSH(rd_n(&r, (unsigned)s->addr_size)); break;                 /* addr */
+        case 0x06: NEED(1); if (!read_stack(s, st[sp - 1], (unsigned)s->addr_size, &st[sp - 1])) return 0; break; /* deref */
+        case 0x08: PUSH(rd_n(&r, 1)); break;                                      /* const1u */
+        case 0x09: PUSH((uint64_t)(int64_t)(int8_t)rd_n(&r, 1)); break;
+        case 0x0a: PUSH(rd_n(&r, 2)); break;
+        case 0x0b: PUSH((uint64_t)(int64_t)(int16_t)rd_n(&r, 2)); break;
+        case 0x0c: PUSH(rd_n(&r, 4)); break;
+        case 0x0d: PUSH((uint64_t)(int64_t)(int32_t)rd_n(&r, 4)); break;
+        case 0x0e: case 0x0f: PUSH(rd_n(&r, 8)); break;
+        case 0x10: PUSH(rd_uleb(&r)); break;                                      /* constu */
+        case 0x11: PUSH((uint64_t)rd_sleb(&r)); break;                            /* consts */
+        case 0x12: NEED(1); PUSH(st[sp - 1]); break;                              /* dup */
+        case 0x13: NEED(1); sp--; break;                                          /* drop */
+        case 0x14: NEED(2); PUSH(st[sp - 2]); break;                              /* over */
+        case 0x15: a = rd_n(&r, 1); NEED(a + 1); PUSH(st[sp - 1 - a]); break;      /* pick */
+        case 0x16: NEED(2); a = st[sp - 1]; st[sp - 1] = st[sp - 2]; st[sp - 2] = a; break; /* swap */
+        case 0x17: NEED(3); a = st[sp - 1]; st[sp - 1] = st[sp - 2]; st[sp - 2] = st[sp - 3]; st[sp - 3] = a; break;
+        case 0x19: NEED(1); if ((int64_t)st[sp - 1] < 0) st[sp - 1] = 0 - st[sp - 1]; break; /* abs */
+        case 0x1a: NEED(2); sp--; st[sp - 1] &= st[sp]; break;
+        case 0x1b: NEED(2); sp--; if (!st[sp]) return 0;                          /* div (signed) */
+            if ((int64_t)st[sp] == -1) st[sp - 1] = 0 - st[sp - 1];
+            else st[sp - 1] = (uint64_t)((int64_t)st[sp - 1] / (int64_t)st[sp]);
+            break;
+        case 0x1c: NEED(2); sp--; st[sp - 1] -= st[sp]; break;
+        case 0x1d: NEED(2); sp--; if (!st[sp]) return 0; st[sp - 1] %= st[sp]; break;
+        case 0x1e: NEED(2); sp--; st[sp - 1] *= st[sp]; break;
+        case 0x1f: NEED(1); st[sp - 1] = 0 - st[sp - 1]; break;
+        case 0x20: NEED(1); st[sp - 1] = ~st[sp - 1]; break;
+        case 0x21: NEED(2); sp--; st[sp - 1] |= st[sp]; break;
+        case 0x22: NEED(2); sp--; st[sp - 1] += st[sp]; break;
+        case 0x23: NEED(1); st[sp - 1] += rd_uleb(&r); break;                     /* plus_uconst */
+        case 0x24: NEED(2); sp--; st[sp - 1] = st[sp] >= 64 ? 0 : st[sp - 1] << st[sp]; break;
+        case 0x25: NEED(2); sp--; st[sp - 1] = st[sp] >= 64 ? 0 : st[sp - 1] >> st[sp]; break;
+        case 0x26: NEED(2); sp--;                                                 /* shra */
+            st[sp - 1] = st[sp] >= 64 ? ((int64_t)st[sp - 1] < 0 ? ~(uint64_t)0 : 0)
+                                      : (uint64_t)((int64_t)st[sp - 1] >> st[sp]);
+            break;
+        case 0x27: NEED(2); sp--; st[sp - 1] ^= st[sp]; break;
+        case 0x28: { int16_t k = (int16_t)rd_n(&r, 2); NEED(1); sp--;              /* bra */
+            if (st[sp]) { if (k < 0 ? (size_t)-k > (size_t)(r.p - p) : (size_t)k > (size_t)(r.end - r.p)) return 0; r.p += k; }
+            break; }
+        case 0x29: case 0x2a: case 0x2b: case 0x2c: case 0x2d: case 0x2e: {       /* eq ge gt le lt ne */
+            int64_t x, y;
+            NEED(2); sp--;
+            x = (int64_t)st[sp - 1]; y = (int64_t)st[sp];
+            st[sp - 1] = op == 0x29 ? x == y : op == 0x2a ? x >= y : op == 0x2b ? x > y : op == 0x2c ? x <= y
+                       : op == 0x2d ? x < y : x != y;
+            break;
+        }
+        case 0x2f: { int16_t k = (int16_t)rd_n(&r, 2);                             /* skip */
+            if (k < 0 ? (size_t)-k > (size_t)(r.p - p) : (size_t)k > (size_t)(r.end - r.p)) return 0;
+            r.p += k;
+            break; }
+        case 0x92: { uint64_t reg = rd_uleb(&r); int64_t off = rd_sleb(&r);       /* bregx */
+            if (reg >= PD_CFI_REGS || !((regs->valid >> reg) & 1)) return 0;
+            PUSH(regs->v[reg] + (uint64_t)off);
+            break; }
+        case 0x94: a = rd_n(&r, 1); NEED(1);                                      /* deref_size */
+            if (!a || a > 8 || !read_stack(s, st[sp - 1], (unsigned)a, &b)) return 0;
+            st[sp - 1] = b;
+            break;
+        case 0x96: break;                                                         /* nop */
+        default: return 0;
+        }
+    }
+#undef NEED
+#undef PUSH
+    if (r.bad || !sp) return 0;
+    *out = st[sp - 1];
+    return 1;
+}
+
+int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned sp_reg, const pd_unwind_stack *stack) {
+    pd_unwind_regs out;
+    uint64_t cfa;
+    unsigned i;
+    if (row->cfa.kind == PD_RULE_CFA_REGISTER) {
+        if (row->cfa.reg >= PD_CFI_REGS || !((regs->valid >> row->cfa.reg) & 1)) return -1;
+        cfa = regs->v[row->cfa.reg] + (uint64_t)row->cfa.off;
+    } else if (row->cfa.kind == PD_RULE_CFA_EXPRESSION) {
+        if (!eval(row->cfa.expr, row->cfa.expr_n, regs, stack, 0, 0, &cfa)) return -1;
+    } else {
+        return -1;
+    }
+    if (row->ra >= PD_CFI_REGS || row->reg[row->ra].kind == PD_RULE_UNDEFINED ||
+        row->reg[row->ra].kind == PD_RULE_NONE)
+        return 0;
+    out = *regs;
+    out.valid = 0;
+    for (i = 0; i < PD_CFI_REGS; i++) {
+        const pd_cfi_rule *x = &row->reg[i];
+        uint64_t v, at;
+        switch (x->kind) {
+        case PD_RULE_NONE: /* no rule: the callee kept it */
+        case PD_RULE_SAME:
+            if (!((regs->valid >> i) & 1)) continue;
+            v = regs->v[i];
+            break;
+        case PD_RULE_UNDEFINED: continue;
+        case PD_RULE_OFFSET:
+            if (!read_stack(stack, cfa + (uint64_t)x->off, (unsigned)stack->addr_size, &v)) {
+                if (i == row->ra) return -1;
+                continue;
+            }
+            break;
+        case PD_RULE_VAL_OFFSET: v = cfa + (uint64_t)x->off; break;
+        case PD_RULE_REGISTER:
+            if (x->reg >= PD_CFI_REGS || !((regs->valid >> x->reg) & 1)) { if (i == row->ra) return -1; continue; }
+            v = regs->v[x->reg];
+            break;
+        case PD_RULE_EXPRESSION:
+            if (!eval(x->expr, x->expr_n, regs, stack, 1, cfa, &at) ||
+                !read_stack(stack, at, (unsigned)stack->addr_size, &v)) {
+                if (i == row->ra) return -1;
+                continue;
+            }
+            break;
+        case PD_RULE_VAL_EXPRESSION:
+            if (!eval(x->expr, x->expr_n, regs, stack, 1, cfa, &v)) { if (i == row->ra) return -1; continue; }
+            break;
+        default: continue;
+        }
+        out.v[i] = v;
+        out.valid |= (uint64_t)1 << i;
+    }
+    if (sp_reg < PD_CFI_REGS) {
+        out.v[sp_reg] = cfa;
+        out.valid |= (uint64_t)1 << sp_reg;
+    }
+    if (!((out.valid >> row->ra) & 1)) return -1;
+    *regs = out;
+    return 1;
+}
+
+size_t pd_unwind(const pd_unwind_regs *start, unsigned pc_reg, unsigned sp_reg, const pd_unwind_stack *stack,
+                 pd_unwind_cfi_fn fn, void *ctx, uint64_t *ips, size_t max, unsigned flags) {
+    pd_unwind_regs regs = *start;
+    pd_cfi_row row;
+    size_t n = 0;
+    uint64_t pc, cfa;
+    int signal = 1; /* the sampled pc is where the thread was, not a return address */
+    int perf = (flags & PD_UNWIND_PERF) != 0;
+    if (!max || pc_reg >= PD_CFI_REGS || sp_reg >= PD_CFI_REGS || !((regs.valid >> pc_reg) & 1)) return 0;
+    pc = regs.v[pc_reg];
+    cfa = (regs.valid >> sp_reg) & 1 ? regs.v[sp_reg] : 0;
+    ips[n++] = pc;
+    while (n < max) {
+        uint64_t ra, prev_cfa = cfa;
+        int found = fn(ctx, signal ? pc : pc - 1, &row);
+        if (found < 0) break; /* no object there */
+        if (found == 0) {
+            /* no rules: libunwind (x86-64) guesses a frame-pointer frame
+               where the frame pointer lies above the CFA by at most 16 KiB */
+            uint64_t rbp, rbp1;
+            if (!perf || sp_reg != 7 || !((regs.valid >> 6) & 1) || !(rbp = regs.v[6])) break;
+            read_stack(stack, rbp, 8, &rbp1);
+            if (rbp < cfa || rbp - cfa > 0x4000) break;
+            cfa += 16;
+            read_stack(stack, rbp + 8, 8, &ra);
+            regs.valid = (uint64_t)1 << 6 | (uint64_t)1 << pc_reg; /* the rest unknown */
+            regs.v[6] = rbp1;
+            if (ra == pc && cfa == prev_cfa) break;
+        } else {
+            int rc = pd_unwind_step(&row, &regs, sp_reg, stack);
+            if (rc != 1) break;
+            /* libunwind: an undefined frame pointer ends the stack too */
+            if (perf && sp_reg == 7 && row.reg[6].kind == PD_RULE_UNDEFINED) break;
+            ra = regs.v[row.ra];
+            cfa = regs.v[sp_reg];
+            if (ra == pc && cfa == prev_cfa) break;
+            if (!perf && (!ra || cfa <= prev_cfa)) break;
+            signal = row.signal;
+        }
+        /* the call's last byte: the caller's line and function (perf
+           shows a return address of 0 as 0 - 1, and stops) */
+        ips[n++] = ra - 1;
+        if (!ra) break;
+        pc = ra;
+        regs.v[pc_reg] = pc;
+        regs.valid |= (uint64_t)1 << pc_reg;
+    }
+    return n;
+}
+
+void pd_unwind_regs_x86_64(const uint64_t *perf_regs, uint64_t perf_mask, pd_unwind_regs *out) {
+    /* perf's order (arch/x86/include/uapi/asm/perf_regs.h): AX BX CX DX SI DI
+       BP SP IP FLAGS CS SS DS ES FS GS R8..R15; DWARF's: AX DX CX BX SI DI
+       BP SP R8..R15 RA */
+    static const unsigned char dwarf_of[24] = {0, 3, 2, 1, 4, 5, 6, 7, 16, 255, 255, 255, 255, 255, 255, 255,
+                                               8, 9, 10, 11, 12, 13, 14, 15};
+    unsigned i;
+    memset(out, 0, sizeof *out);
+    for (i = 0; i < 24; i++) {
+        if (dwarf_of[i] == 255 || !((perf_mask >> i) & 1)) continue;
+        out->v[dwarf_of[i]] = perf_regs[i];
+        out->valid |= (uint64_t)1 << dwarf_of[i];
+    }
+}
