@@ -26,12 +26,13 @@
 
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
-FUZZ_TARGETS  = file pipe features ordered elf zstd compressed tools info stream tracing demangle dwarf
+FUZZ_TARGETS  = file pipe features ordered elf zstd compressed tools info stream tracing demangle dwarf unwind
 FUZZ_COMMON   = -g -O1 -fno-sanitize-recover=all -fno-omit-frame-pointer -D_GNU_SOURCE -I. -Itools
 FUZZ_HDRS     = perfdata.h fuzz/decode_all.h fuzz/decode_feat.h fuzz/fuzz_main.h fuzz/reader_walk.h
 FUZZ_EXTRA_elf = tools/pd_elf.c
 FUZZ_EXTRA_demangle = tools/pd_demangle.c
 FUZZ_EXTRA_dwarf = tools/pd_dwarf.c tools/pd_inflate.c tools/pd_elf.c tools/pd_intern.c
+FUZZ_EXTRA_unwind = tools/pd_unwind.c
 FUZZ_EXTRA_tools = $(filter-out tools/perfdata.c,$(TOOLSRC))
 # fuzz_info runs the info command's own printing over a session in memory
 FUZZ_EXTRA_info = tools/info.c tools/bpf_info.c tools/pd_text.c tools/pd_tool.c tools/pd_file.c tools/pd_opts.c tools/pd_intern.c

@@ -155,6 +155,12 @@ static int read_cie(const unsigned char *p, const unsigned char *end, const unsi
 
 /* ------------------------------------------------------ CFA instructions */
 
+/* An offset times the data alignment factor, wrapping as the unsigned
+   arithmetic it is used in (a file's factors may overflow int64_t) */
+static int64_t factored(uint64_t v, int64_t align) {
+    return (int64_t)(v * (uint64_t)align);
+}
+
 static void set_rule(pd_cfi_row *row, uint64_t reg, unsigned char kind, int64_t off, unsigned other,
                      const unsigned char *expr, size_t expr_n) {
     pd_cfi_rule *x;
@@ -189,7 +195,7 @@ static int run_cfa(const cie *c, const unsigned char *p, const unsigned char *en
             loc += delta;
             continue;
         case 2: /* offset */
-            set_rule(row, low, PD_RULE_OFFSET, (int64_t)rd_uleb(&r) * c->data_align, 0, NULL, 0);
+            set_rule(row, low, PD_RULE_OFFSET, factored(rd_uleb(&r), c->data_align), 0, NULL, 0);
             continue;
         case 3: /* restore */
             if (init && low < PD_CFI_REGS) row->reg[low] = init->reg[low];
@@ -212,7 +218,7 @@ static int run_cfa(const cie *c, const unsigned char *p, const unsigned char *en
             break;
         case 0x05: /* offset_extended */
             reg = rd_uleb(&r);
-            set_rule(row, reg, PD_RULE_OFFSET, (int64_t)rd_uleb(&r) * c->data_align, 0, NULL, 0);
+            set_rule(row, reg, PD_RULE_OFFSET, factored(rd_uleb(&r), c->data_align), 0, NULL, 0);
             break;
         case 0x06: /* restore_extended */
             reg = rd_uleb(&r);
@@ -265,27 +271,27 @@ static int run_cfa(const cie *c, const unsigned char *p, const unsigned char *en
         }
         case 0x11: /* offset_extended_sf */
             reg = rd_uleb(&r);
-            set_rule(row, reg, PD_RULE_OFFSET, rd_sleb(&r) * c->data_align, 0, NULL, 0);
+            set_rule(row, reg, PD_RULE_OFFSET, factored((uint64_t)rd_sleb(&r), c->data_align), 0, NULL, 0);
             break;
         case 0x12: /* def_cfa_sf */
             reg = rd_uleb(&r);
             row->cfa.kind = PD_RULE_CFA_REGISTER;
             row->cfa.reg = reg < PD_CFI_REGS ? (unsigned)reg : PD_CFI_REGS;
-            row->cfa.off = rd_sleb(&r) * c->data_align;
+            row->cfa.off = factored((uint64_t)rd_sleb(&r), c->data_align);
             break;
-        case 0x13: row->cfa.off = rd_sleb(&r) * c->data_align; break; /* def_cfa_offset_sf */
+        case 0x13: row->cfa.off = factored((uint64_t)rd_sleb(&r), c->data_align); break; /* def_cfa_offset_sf */
         case 0x14: /* val_offset */
             reg = rd_uleb(&r);
-            set_rule(row, reg, PD_RULE_VAL_OFFSET, (int64_t)rd_uleb(&r) * c->data_align, 0, NULL, 0);
+            set_rule(row, reg, PD_RULE_VAL_OFFSET, factored(rd_uleb(&r), c->data_align), 0, NULL, 0);
             break;
         case 0x15: /* val_offset_sf */
             reg = rd_uleb(&r);
-            set_rule(row, reg, PD_RULE_VAL_OFFSET, rd_sleb(&r) * c->data_align, 0, NULL, 0);
+            set_rule(row, reg, PD_RULE_VAL_OFFSET, factored((uint64_t)rd_sleb(&r), c->data_align), 0, NULL, 0);
             break;
         case 0x2e: rd_uleb(&r); break; /* GNU_args_size */
         case 0x2f: /* GNU_negative_offset_extended */
             reg = rd_uleb(&r);
-            off = -(int64_t)rd_uleb(&r) * c->data_align;
+            off = factored(0 - rd_uleb(&r), c->data_align);
             set_rule(row, reg, PD_RULE_OFFSET, off, 0, NULL, 0);
             break;
         default: return 0; /* unknown (or aarch64's negate_ra_state, 0x2d: pointer authentication) */
