@@ -61,11 +61,11 @@ typedef struct pd_dwarf pd_dwarf;
 typedef struct pd_dwarf_frame {
     const char *name;           /* the linkage name (mangled) or the name; NULL: none */
     size_t name_len;
+    pd_dwarf_where where;
+    uint64_t low;               /* its first address range's start */
+    uint32_t id;                /* the function or inlined call's entry (1-based; 0: none) */
     int linkage;                /* 1: name stands for the symbol (binutils' is_linkage): a
                                    linkage name, or the name in a unit of C (or the like) */
-    pd_dwarf_where where;
-    uint32_t id;                /* the function or inlined call's entry (1-based; 0: none) */
-    uint64_t low;               /* its first address range's start */
 } pd_dwarf_frame;
 /* How many function and inlined-call entries d holds (ids run 1..this). */
 size_t pd_dwarf_entries(const pd_dwarf *d);

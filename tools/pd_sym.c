@@ -531,7 +531,7 @@ void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumo
     }
     {
         pd_dso *d = dso_for(s, m);
-        uint64_t vaddr;
+        uint64_t vaddr = 0;
         const pd_elf_sym *sym;
         out->dso = d->short_name;
         out->dso_index = (size_t)(d - s->dsos) + 1;

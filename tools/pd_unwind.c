@@ -473,6 +473,7 @@ static int eval(const unsigned char *p, size_t n, const pd_unwind_regs *regs, co
     uint64_t st[EXPR_STACK];
     unsigned sp = 0, steps = 0;
     rd r;
+    memset(st, 0, sizeof st); /* what NEED guards is set, but analysers cannot tell */
     r.p = p; r.end = p + n; r.base = p; r.base_addr = 0; r.big = s->big_endian; r.bad = 0;
     if (has_push) st[sp++] = push;
 #define NEED(k) do { if (sp < (k)) return 0; } while (0)
@@ -522,10 +523,10 @@ static int eval(const unsigned char *p, size_t n, const pd_unwind_regs *regs, co
         case 0x23: NEED(1); st[sp - 1] += rd_uleb(&r); break;                     /* plus_uconst */
         case 0x24: NEED(2); sp--; st[sp - 1] = st[sp] >= 64 ? 0 : st[sp - 1] << st[sp]; break;
         case 0x25: NEED(2); sp--; st[sp - 1] = st[sp] >= 64 ? 0 : st[sp - 1] >> st[sp]; break;
-        case 0x26: NEED(2); sp--;                                                 /* shra */
-            st[sp - 1] = st[sp] >= 64 ? ((int64_t)st[sp - 1] < 0 ? ~(uint64_t)0 : 0)
-                                      : (uint64_t)((int64_t)st[sp - 1] >> st[sp]);
-            break;
+        case 0x26: NEED(2); sp--; {                                               /* shra */
+            uint64_t neg = st[sp - 1] >> 63 ? ~(uint64_t)0 : 0; /* the sign, spread */
+            st[sp - 1] = st[sp] >= 64 ? neg : ((st[sp - 1] ^ neg) >> st[sp]) ^ neg;
+            break; }
         case 0x27: NEED(2); sp--; st[sp - 1] ^= st[sp]; break;
         case 0x28: { int16_t k = (int16_t)rd_n(&r, 2); NEED(1); sp--;              /* bra */
             if (st[sp]) { if (k < 0 ? (size_t)-k > (size_t)(r.p - p) : (size_t)k > (size_t)(r.end - r.p)) return 0; r.p += k; }
@@ -642,12 +643,12 @@ size_t pd_unwind(const pd_unwind_regs *start, unsigned pc_reg, unsigned sp_reg, 
         if (found == 0) {
             /* no rules: libunwind (x86-64) guesses a frame-pointer frame
                where the frame pointer lies above the CFA by at most 16 KiB */
-            uint64_t rbp, rbp1;
+            uint64_t rbp, rbp1 = 0;
             if (!perf || sp_reg != 7 || !((regs.valid >> 6) & 1) || !(rbp = regs.v[6])) break;
-            read_stack(stack, rbp, 8, &rbp1);
-            if (rbp < cfa || rbp - cfa > 0x4000) break;
+            if (!read_stack(stack, rbp, 8, &rbp1) || rbp < cfa || rbp - cfa > 0x4000) break;
             cfa += 16;
-            read_stack(stack, rbp + 8, 8, &ra);
+            ra = 0;
+            if (!read_stack(stack, rbp + 8, 8, &ra)) break;
             regs.valid = (uint64_t)1 << 6 | (uint64_t)1 << pc_reg; /* the rest unknown */
             regs.v[6] = rbp1;
             if (ra == pc && cfa == prev_cfa) break;
