@@ -265,39 +265,10 @@ static const char *root_text(collapse_ctx *c, const char *comm, int32_t pid, int
 /* --call-graph dwarf (x86-64): the user frames unwound from the sample's
    registers and stack copy, with perf's inlined frames, innermost first,
    as frames in c->unwound; how many */
-typedef struct unwind_ctx { collapse_ctx *c; pd_thread *t; } unwind_ctx;
-static int unwind_mapped(void *ctx, uint64_t addr) {
-    unwind_ctx *u = (unwind_ctx *)ctx;
-    return pd_sym_user_mapped(&u->c->st, u->t, addr);
-}
-static int unwind_cfi(void *ctx, uint64_t pc, pd_cfi_row *row) {
-    unwind_ctx *u = (unwind_ctx *)ctx;
-    return pd_sym_cfi(&u->c->sym, &u->c->st, u->t, pc, row);
-}
-static int unwinds(const collapse_ctx *c, const perfdata_sample *s) {
-    return (s->sample_type & PERFDATA_SAMPLE_REGS_USER) && (s->sample_type & PERFDATA_SAMPLE_STACK_USER) &&
-           s->regs_user.abi == 2 && s->stack_user.n && !strcmp(c->s->arch, "x86_64");
-}
+static int unwinds(const collapse_ctx *c, const perfdata_sample *s) { return pd_sym_unwinds(s, c->s->arch); }
 static size_t unwind(collapse_ctx *c, pd_thread *t, const perfdata_sample *s) {
-    uint64_t perf_regs[24], ips[PD_MAX_STACK];
-    pd_unwind_regs regs;
-    pd_unwind_stack stack;
-    unwind_ctx u;
-    size_t n, i, k, out = 0;
-    for (i = 0; i < 24; i++) perf_regs[i] = perfdata_regs_get(&s->regs_user, (unsigned)i, NULL);
-    pd_unwind_regs_x86_64(perf_regs, s->regs_user.mask, &regs);
-    if (!((regs.valid >> PD_X86_64_SP) & 1)) return 0;
-    stack.p = s->stack_user.p;
-    stack.n = s->stack_user.n;
-    stack.sp = regs.v[PD_X86_64_SP];
-    stack.big_endian = s->callchain.big_endian;
-    stack.addr_size = 8;
-    stack.perf = 1;
-    stack.mapped = unwind_mapped;
-    stack.ctx = &u;
-    u.c = c;
-    u.t = t;
-    n = pd_unwind(&regs, PD_X86_64_RA, PD_X86_64_SP, &stack, unwind_cfi, &u, ips, PD_MAX_STACK, PD_UNWIND_PERF);
+    uint64_t ips[PD_MAX_STACK];
+    size_t n = pd_sym_unwind(&c->sym, &c->st, t, s, ips, PD_MAX_STACK), i, k, out = 0;
     if (!c->unwound) c->unwound = alloc(PD_MAX_STACK * PD_SYM_INLINES_MAX, sizeof *c->unwound);
     for (i = 0; i < n; i++) {
         pd_sym_inline in[PD_SYM_INLINES_MAX];
@@ -332,7 +303,7 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
         pd_hash_u64(0); /* draws the seed */
         c->key_seed = pd_hash_key[1];
     }
-    unwound = unwinds(c, s) && pd_sym_can_unwind(&c->sym, t) ? unwind(c, t, s) : 0;
+    unwound = unwinds(c, s) ? unwind(c, t, s) : 0;
     if (nr + unwound + 2 > c->capkey) {
         c->capkey = (nr + unwound + 2) * 2;
         c->key = grow((void *)c->key, c->capkey, sizeof *c->key);
@@ -465,7 +436,7 @@ static void print_stacks(collapse_ctx *c) {
 }
 
 enum { COLLAPSE_KERNEL = 1, COLLAPSE_WITH_PID, COLLAPSE_PERIOD, COLLAPSE_KALLSYMS, COLLAPSE_SYMFS, COLLAPSE_SYMDIR,
-       COLLAPSE_EVENT, COLLAPSE_NO_DEMANGLE };
+       COLLAPSE_EVENT, COLLAPSE_NO_DEMANGLE, COLLAPSE_INLINE, COLLAPSE_NO_INLINE };
 
 static const pd_opt collapse_opts[] = {
     {0, COLLAPSE_KERNEL, "kernel", NULL, "mark kernel frames with _[k]"},
@@ -477,6 +448,8 @@ static const pd_opt collapse_opts[] = {
     {0, COLLAPSE_SYMFS, "symfs", "DIR", "look for binaries under DIR first"},
     {0, COLLAPSE_SYMDIR, "symdir", "DIR", "any ELF below DIR with the recorded build id"},
     {0, COLLAPSE_NO_DEMANGLE, "no-demangle", NULL, "C++ and Rust names as the binary has them (perf's --no-demangle)"},
+    {0, COLLAPSE_INLINE, "inline", NULL, "inlined functions as frames of --call-graph dwarf stacks (the default)"},
+    {0, COLLAPSE_NO_INLINE, "no-inline", NULL, "no inlined frames"},
     {0, 0, NULL, NULL, NULL},
 };
 static const pd_opt *const collapse_tables[] = {collapse_opts, pd_filter_opts, pd_ratio_opts, pd_queue_opts, NULL};
@@ -499,6 +472,8 @@ static int collapse_option(void *ctx, int id, const char *value) {
     case COLLAPSE_SYMFS: a->symfs = value; break;
     case COLLAPSE_SYMDIR: a->symdir = value; break;
     case COLLAPSE_NO_DEMANGLE: pd_sym_demangle = 0; break;
+    case COLLAPSE_INLINE: pd_sym_inline_frames = 1; break;
+    case COLLAPSE_NO_INLINE: pd_sym_inline_frames = 0; break;
     default: return pd_filter_set(&a->c->filter, id, value, "collapse");
     }
     return 0;

@@ -101,6 +101,7 @@ static void add_build_ids(pd_symbolizer *s, perfdata_view sec) {
 }
 
 int pd_sym_demangle = 1;
+int pd_sym_inline_frames = 1;
 
 struct pd_demangled { const char *name, *shown; };
 
@@ -109,7 +110,8 @@ void pd_sym_init(pd_symbolizer *s, const perfdata_file *f) {
     memset(s, 0, sizeof *s);
     s->file = f;
     s->demangle = pd_sym_demangle;
-    /* perf's build-id cache is where perf keeps it: PERF_BUILDID_DIR, as perf reads it */
+    s->inline_frames = pd_sym_inline_frames;
+    /* perf's build-id cache: PERF_BUILDID_DIR (what perf exports to the commands it runs), else ~/.debug */
     {
         const char *dir = getenv("PERF_BUILDID_DIR");
         if (dir && *dir) s->search.buildid_dir = dir;
@@ -875,7 +877,7 @@ size_t pd_sym_inlines(pd_symbolizer *s, const pd_resolved *r, pd_sym_inline *out
     pd_dso *d = r->dso_index && r->dso_index <= s->ndsos ? &s->dsos[r->dso_index - 1] : NULL;
     pd_inline_slot *slot;
     size_t i, n;
-    if (!d || !r->sym || !r->have_vaddr || !d->symelf || d->own_vdso || !max) return 0;
+    if (!s->inline_frames || !d || !r->sym || !r->have_vaddr || !d->symelf || d->own_vdso || !max) return 0;
     if (s->ninlines * 2 >= s->capinlines || s->ninline_names + PD_SYM_INLINES_MAX > s->capinline_names) {
         if (s->ninline_names + PD_SYM_INLINES_MAX > PD_INLINE_NAMES_MAX) { /* forgotten: memory stays bounded */
             memset(s->inlines, 0, s->capinlines * sizeof *s->inlines);
@@ -939,4 +941,46 @@ int pd_sym_can_unwind(pd_symbolizer *s, pd_thread *t) {
 
 int pd_sym_user_mapped(pd_state *st, pd_thread *t, uint64_t addr) {
     return pd_state_find_map(st, t, PERFDATA_MISC_USER, addr) != NULL;
+}
+
+/* ------------------------------------------------------------- unwinding */
+
+int pd_sym_unwinds(const perfdata_sample *smp, const char *arch) {
+    return (smp->sample_type & PERFDATA_SAMPLE_REGS_USER) && (smp->sample_type & PERFDATA_SAMPLE_STACK_USER) &&
+           smp->regs_user.abi == 2 && smp->stack_user.n && arch && !strcmp(arch, "x86_64");
+}
+
+typedef struct unwind_ctx { pd_symbolizer *s; pd_state *st; pd_thread *t; } unwind_ctx;
+static int unwind_mapped(void *ctx, uint64_t addr) {
+    unwind_ctx *u = (unwind_ctx *)ctx;
+    return pd_sym_user_mapped(u->st, u->t, addr);
+}
+static int unwind_cfi(void *ctx, uint64_t pc, pd_cfi_row *row) {
+    unwind_ctx *u = (unwind_ctx *)ctx;
+    return pd_sym_cfi(u->s, u->st, u->t, pc, row);
+}
+
+size_t pd_sym_unwind(pd_symbolizer *s, pd_state *st, pd_thread *t, const perfdata_sample *smp, uint64_t *ips,
+                     size_t max) {
+    uint64_t perf_regs[24];
+    pd_unwind_regs regs;
+    pd_unwind_stack stack;
+    unwind_ctx u;
+    unsigned i;
+    if (!pd_sym_can_unwind(s, t)) return 0;
+    for (i = 0; i < 24; i++) perf_regs[i] = perfdata_regs_get(&smp->regs_user, i, NULL);
+    pd_unwind_regs_x86_64(perf_regs, smp->regs_user.mask, &regs);
+    if (!((regs.valid >> PD_X86_64_SP) & 1)) return 0;
+    stack.p = smp->stack_user.p;
+    stack.n = smp->stack_user.n;
+    stack.sp = regs.v[PD_X86_64_SP];
+    stack.big_endian = smp->callchain.big_endian;
+    stack.addr_size = 8;
+    stack.perf = 1;
+    stack.mapped = unwind_mapped;
+    stack.ctx = &u;
+    u.s = s;
+    u.st = st;
+    u.t = t;
+    return pd_unwind(&regs, PD_X86_64_RA, PD_X86_64_SP, &stack, unwind_cfi, &u, ips, max, PD_UNWIND_PERF);
 }

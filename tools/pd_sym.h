@@ -31,6 +31,7 @@ typedef struct pd_symbolizer {
     size_t *dso_slots;              /* index + 1 into dsos, open addressing on the name pointer */
     int verbose;
     int demangle;                   /* C++ and Rust names as perf shows them (pd_sym_demangle) */
+    int inline_frames;              /* inlined frames in unwound stacks (pd_sym_inline_frames) */
     struct pd_demangled *demangled; /* names demangled so far, open addressing on the name pointer */
     size_t ndemangled, capdemangled;
     size_t demangled_bytes;         /* their texts' total */
@@ -49,6 +50,8 @@ typedef struct pd_symbolizer {
 
 /* 1 unless --no-demangle: pd_sym_init copies it. */
 extern int pd_sym_demangle;
+/* 1 unless --no-inline (perf's, on by default): pd_sym_init copies it. */
+extern int pd_sym_inline_frames;
 
 typedef struct pd_resolved {
     const char *dso;                /* short name as perf shows it, interned: "libc.so.6",
@@ -109,6 +112,19 @@ int pd_sym_can_unwind(pd_symbolizer *s, pd_thread *t);
 
 /* 1 when a map of t holds user address addr (perf's find_map). */
 int pd_sym_user_mapped(pd_state *st, pd_thread *t, uint64_t addr);
+
+/* Whether sample smp of a profile recorded on arch (perf's HEADER_ARCH)
+   carries a user stack pd_sym_unwind unwinds: user registers and a stack
+   copy (perf record --call-graph dwarf), x86-64. */
+int pd_sym_unwinds(const perfdata_sample *smp, const char *arch);
+/* smp's user frames, unwound from its registers and stack copy as perf
+   6.1 unwinds them (pd_unwind with PD_UNWIND_PERF, the objects' CFI placed
+   by pd_sym_cfi, perf's reads past the copy), into ips: the sampled pc,
+   then each caller's return address - 1; at most max; how many. 0 where
+   perf unwinds nothing (pd_sym_can_unwind) or the stack pointer is not
+   sampled. Call only where pd_sym_unwinds says so. */
+size_t pd_sym_unwind(pd_symbolizer *s, pd_state *st, pd_thread *t, const perfdata_sample *smp, uint64_t *ips,
+                     size_t max);
 
 struct pd_cfi_row;
 /* The call frame rules (pd_unwind.h) at user address pc of thread t, by

@@ -763,40 +763,11 @@ static uint64_t chain_hash(const unsigned char *p, size_t n) {
 }
 
 /* --call-graph dwarf: the user frames unwound from the sample's registers
-   and stack copy (x86-64), after the frames the kernel recorded */
-typedef struct unwind_ctx { script_ctx *c; pd_thread *t; } unwind_ctx;
-static int unwind_mapped(void *ctx, uint64_t addr) {
-    unwind_ctx *u = (unwind_ctx *)ctx;
-    return pd_sym_user_mapped(&u->c->st, u->t, addr);
-}
-static int unwind_cfi(void *ctx, uint64_t pc, pd_cfi_row *row) {
-    unwind_ctx *u = (unwind_ctx *)ctx;
-    return pd_sym_cfi(&u->c->sym, &u->c->st, u->t, pc, row);
-}
-static int unwinds(const script_ctx *c, const perfdata_sample *s) {
-    return (s->sample_type & PERFDATA_SAMPLE_REGS_USER) && (s->sample_type & PERFDATA_SAMPLE_STACK_USER) &&
-           s->regs_user.abi == 2 && s->stack_user.n && !strcmp(c->s->arch, "x86_64");
-}
+   and stack copy, after the frames the kernel recorded */
+static int unwinds(const script_ctx *c, const perfdata_sample *s) { return pd_sym_unwinds(s, c->s->arch); }
 static void put_unwound(script_ctx *c, unsigned fields, pd_thread *t, const perfdata_sample *s) {
-    uint64_t perf_regs[24], ips[PD_UNWIND_MAX], stamp[2];
-    pd_unwind_regs regs;
-    pd_unwind_stack stack;
-    unwind_ctx u;
-    size_t n, i;
-    for (i = 0; i < 24; i++) perf_regs[i] = perfdata_regs_get(&s->regs_user, (unsigned)i, NULL);
-    pd_unwind_regs_x86_64(perf_regs, s->regs_user.mask, &regs);
-    if (!((regs.valid >> PD_X86_64_SP) & 1)) return;
-    stack.p = s->stack_user.p;
-    stack.n = s->stack_user.n;
-    stack.sp = regs.v[PD_X86_64_SP];
-    stack.big_endian = s->callchain.big_endian;
-    stack.addr_size = 8;
-    stack.perf = 1;
-    stack.mapped = unwind_mapped;
-    stack.ctx = &u;
-    u.c = c;
-    u.t = t;
-    n = pd_unwind(&regs, PD_X86_64_RA, PD_X86_64_SP, &stack, unwind_cfi, &u, ips, PD_UNWIND_MAX, PD_UNWIND_PERF);
+    uint64_t ips[PD_UNWIND_MAX], stamp[2];
+    size_t n = pd_sym_unwind(&c->sym, &c->st, t, s, ips, PD_UNWIND_MAX), i;
     pd_state_stamp(&c->st, t, PERFDATA_MISC_USER, stamp);
     /* with perf's inlined frames (its --inline, on by default) */
     for (i = 0; i < n; i++) put_frame_text(c, fields, resolve_frame_in(c, t, PERFDATA_MISC_USER, stamp, ips[i]), 2);
@@ -809,7 +780,7 @@ static void put_callchain(script_ctx *c, unsigned fields, pd_thread *t, unsigned
     chain_text *e;
     if (unwinds(c, s)) { /* each stack its own: not cached */
         put_callchain_frames(c, fields, t, cpumode, s);
-        if (pd_sym_can_unwind(&c->sym, t)) put_unwound(c, fields, t, s);
+        put_unwound(c, fields, t, s);
         return;
     }
     if (!s->callchain.count || s->callchain.count > CHAIN_CACHED_MAX || cpumode == PERFDATA_MISC_GUEST_KERNEL ||
@@ -1510,7 +1481,8 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
 /* ---------------------------------------------------------------- command */
 
 enum { SCRIPT_FIELDS = 1, SCRIPT_SHOW_TASK, SCRIPT_SHOW_MMAP, SCRIPT_SHOW_LOST, SCRIPT_NS, SCRIPT_NO_CALLCHAIN,
-       SCRIPT_FILTER, SCRIPT_KALLSYMS, SCRIPT_SYMFS, SCRIPT_SYMDIR, SCRIPT_NO_DEMANGLE };
+       SCRIPT_FILTER, SCRIPT_KALLSYMS, SCRIPT_SYMFS, SCRIPT_SYMDIR, SCRIPT_NO_DEMANGLE,
+       SCRIPT_INLINE, SCRIPT_NO_INLINE };
 
 static const pd_opt script_opts[] = {
     {'F', SCRIPT_FIELDS, "fields", "LIST", "perf script's fields: [hw:|sw:|trace:|raw:|break:]comm,tid,pid,time,cpu,\n"
@@ -1526,6 +1498,8 @@ static const pd_opt script_opts[] = {
     {0, SCRIPT_SYMFS, "symfs", "DIR", "look for binaries under DIR first"},
     {0, SCRIPT_SYMDIR, "symdir", "DIR", "any ELF below DIR with the recorded build id"},
     {0, SCRIPT_NO_DEMANGLE, "no-demangle", NULL, "C++ and Rust names as the binary has them (perf's --no-demangle)"},
+    {0, SCRIPT_INLINE, "inline", NULL, "inlined functions as frames of --call-graph dwarf stacks (the default)"},
+    {0, SCRIPT_NO_INLINE, "no-inline", NULL, "no inlined frames"},
     {0, 0, NULL, NULL, NULL},
 };
 static const pd_opt script_filter_opts[] = {
@@ -1559,6 +1533,8 @@ static int script_option(void *ctx, int id, const char *value) {
     case SCRIPT_KALLSYMS: a->kallsyms = value; break;
     case SCRIPT_SYMFS: a->symfs = value; break;
     case SCRIPT_NO_DEMANGLE: pd_sym_demangle = 0; break;
+    case SCRIPT_INLINE: pd_sym_inline_frames = 1; break;
+    case SCRIPT_NO_INLINE: pd_sym_inline_frames = 0; break;
     case SCRIPT_SYMDIR: a->symdir = value; break;
     default: return pd_filter_set(&a->c->filter, id, value, "script");
     }
