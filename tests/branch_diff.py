@@ -8,9 +8,9 @@ listed as skipped, since perf shows it in the sample view.
 
 Every line must be equal, in order, with one exception: the line
 '# (Tip: ...)' that perf prints between the last two '#' lines, a tip
-picked at random, which ours leaves out. perf runs with PERF_BUILDID_DIR
-set to an empty directory so no build-id cache on this machine changes
-its symbols. Ours must exit 0 with nothing from a sanitizer on stderr.
+picked at random, which ours leaves out. Both run with an empty build-id
+cache (perf's --buildid-dir, ours PERF_BUILDID_DIR: perf ignores that
+variable) so no cache on this machine changes their symbols. Ours must exit 0 with nothing from a sanitizer on stderr.
 
 Usage: branch_diff.py PERFDATA FILE_OR_DIR...
 Ends with 'N passed, N failed, N skipped'; finding no input fails.
@@ -79,8 +79,8 @@ def main():
             continue
         with tempfile.TemporaryDirectory() as cache:
             env = dict(os.environ, PERF_BUILDID_DIR=cache)
-            perf = subprocess.run(['perf', 'report', '--stdio', '-i', data], stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, env=env, timeout=900)
+            perf = subprocess.run(['perf', '--buildid-dir', cache, 'report', '--stdio', '-i', data],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=900)
         if perf.returncode != 0:
             skipped += 1
             print(f'skip {data}: perf report exits {perf.returncode}')

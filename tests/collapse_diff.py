@@ -10,9 +10,9 @@
    ../shared/tools/flamegraph/stackcollapse-perf.pl) over `perf script -F
    comm,pid,tid,time,ip,sym,dso` of every input whose events sample call
    chains (the script folds only perf script's multi-line call chains),
-   perf run now with the symbol options we are given and PERF_BUILDID_DIR
-   at an empty directory for both sides, so that neither uses a build-id
-   cache.
+   perf run now with the symbol options we are given, so that neither side
+   uses a build-id cache (ours: PERF_BUILDID_DIR at an empty directory;
+   perf: --symfs makes it look in SYMFS/.debug only).
    --symdir has no perf equivalent; the --symfs tree holds the same binary.
    `perfdata --symfs D` looks under D first, then at the object's own path,
    while perf looks only under D: perf gets a copy of our tree that also
@@ -188,8 +188,9 @@ def compare(what, name, want, got, run, expected, verbose):
 def main():
     binary, paths, verbose, expected = parse_args()
     passed = failed = skipped = 0
-    # ours reads perf's build-id cache from PERF_BUILDID_DIR as perf does:
-    # an empty one for both, so that neither finds binaries there
+    # ours reads a build-id cache from PERF_BUILDID_DIR: an empty one, so
+    # that it finds no binaries there (perf, given --symfs, looks only in
+    # SYMFS/.debug)
     os.makedirs(EMPTY_BUILDID_DIR, exist_ok=True)
     os.environ['PERF_BUILDID_DIR'] = EMPTY_BUILDID_DIR
     for data, oracle in find_inputs(paths, '.script-sym.xz'):

@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""C++ and Rust names as perf 6.1 shows them: the fixtures cxx-g.data,
-rust-g.data and their --call-graph dwarf twins cxx-dwarf.data and
-rust-dwarf.data (user stacks unwound, inlined frames as perf names them)
-(tests/data/record-lang.sh; their workloads are committed beside them,
-xz-compressed) against perf's own outputs:
+"""C++ and Rust names and unwound stacks as perf 6.1 shows them: the
+fixtures cxx-g.data, rust-g.data, their --call-graph dwarf twins
+cxx-dwarf.data and rust-dwarf.data, and unwind-c-dwarf.data and
+unwind-cxx-dwarf.data (C with threads, a shared library of ours and
+qsort's callbacks; C++ throwing exceptions; both -O2 without frame
+pointers) (tests/data/record-lang.sh; their workloads are committed
+beside them, xz-compressed) against perf's own outputs:
 
-  F.script-lang.xz          perf script: demangled names, byte for byte
+  F.script-lang.xz          perf script: demangled names, unwound stacks with
+                            their inlined frames, byte for byte
   F.script-lang-mangled.xz  perf script --no-demangle
+  F.script-noinline.xz      perf script --no-inline (the dwarf fixtures: unwound
+                            stacks without their inlined frames)
   F.report-lang.txt         perf report --stdio --no-children --sort dso,sym:
                             every entry's overhead, to 0.01%, and the same
                             set of entries
   and, where ../shared/tools/flamegraph/stackcollapse-perf.pl is, `collapse`
-  against that script folding perf's script output (skipped without it).
+  (and --no-inline) against that script folding perf's script output
+  (skipped without it).
 
 The workloads are put back at their recorded path under a --symfs tree
 (the system's own directories linked in, as perf found them).
@@ -32,11 +38,17 @@ STACKCOLLAPSE = os.environ.get('STACKCOLLAPSE', os.path.join(HERE, '..', '..', '
                                                               'stackcollapse-perf.pl'))
 
 
+# the fixtures, and the objects record-lang.sh runs them from
+FIXTURES = ('cxx-g.data', 'rust-g.data', 'cxx-dwarf.data', 'rust-dwarf.data', 'unwind-c-dwarf.data',
+            'unwind-cxx-dwarf.data')
+WORKLOADS = ('cxx-workload', 'rust-workload', 'unwind-c', 'libuwfix.so', 'unwind-cxx')
+
+
 def symfs_tree(work):
     root = os.path.join(work, 'symfs')
     dst_dir = root + RECORDED
     os.makedirs(dst_dir, exist_ok=True)
-    for w in ('cxx-workload', 'rust-workload'):
+    for w in WORKLOADS:
         with lzma.open(os.path.join(DATA, w + '.xz')) as f, open(os.path.join(dst_dir, w), 'wb') as o:
             o.write(f.read())
     for d in ('usr', 'lib', 'lib64', 'bin', 'sbin'):
@@ -62,9 +74,12 @@ def main():
     work = os.path.join('build', 'test', 'lang')
     symfs = symfs_tree(work)
     passed = failed = skipped = 0
-    for base in ('cxx-g.data', 'rust-g.data', 'cxx-dwarf.data', 'rust-dwarf.data'):
+    for base in FIXTURES:
         data = os.path.join(DATA, base)
-        for suffix, extra in (('.script-lang.xz', []), ('.script-lang-mangled.xz', ['--no-demangle'])):
+        variants = [('.script-lang.xz', []), ('.script-lang-mangled.xz', ['--no-demangle'])]
+        if '-dwarf' in base:  # unwound stacks without their inlined frames
+            variants.append(('.script-noinline.xz', ['--no-inline']))
+        for suffix, extra in variants:
             want = lzma.open(data + suffix).read().decode('utf-8', 'replace')
             run = run_tool([binary, 'script', '--symfs', symfs] + extra + [data])
             problems = run.problems + ([] if run.out == want else ['differs from perf script, ' + first_diff(run.out, want)])
@@ -100,20 +115,25 @@ def main():
             skipped += 1
             print(f'skip {base} collapse: {STACKCOLLAPSE} not found')
             continue
-        script = lzma.open(data + '.script-lang.xz').read()
-        folded = subprocess.run(['perl', STACKCOLLAPSE], input=script, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        # perf script's default lines carry the period, which stackcollapse-perf.pl adds up
-        run = run_tool([binary, 'collapse', '--period', '--symfs', symfs, data])
-        a = sorted(folded.stdout.decode('utf-8', 'replace').splitlines())
-        b = sorted(run.out.splitlines())
-        if folded.returncode != 0 or run.problems or a != b or not a:
-            failed += 1
-            d = sorted(set(a) ^ set(b))
-            print(f'FAIL {base} collapse: ' + '; '.join(run.problems + [f'{len(d)} stacks differ from stackcollapse-perf.pl'
-                                                                   + (f': {d[0][:160]!r}' if d else '')]))
-        else:
-            passed += 1
-            print(f'ok   {base} collapse: {len(a)} stacks = stackcollapse-perf.pl of perf script')
+        for suffix, extra in variants:
+            if extra == ['--no-demangle']:
+                continue
+            script = lzma.open(data + suffix).read()
+            folded = subprocess.run(['perl', STACKCOLLAPSE], input=script, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE)
+            # perf script's default lines carry the period, which stackcollapse-perf.pl adds up
+            run = run_tool([binary, 'collapse', '--period', '--symfs', symfs] + extra + [data])
+            a = sorted(folded.stdout.decode('utf-8', 'replace').splitlines())
+            b = sorted(run.out.splitlines())
+            if folded.returncode != 0 or run.problems or a != b or not a:
+                failed += 1
+                d = sorted(set(a) ^ set(b))
+                print(f'FAIL {base} collapse {" ".join(extra)}: ' + '; '.join(
+                    run.problems + [f'{len(d)} stacks differ from stackcollapse-perf.pl' + (f': {d[0][:160]!r}' if d else '')]))
+            else:
+                passed += 1
+                print(f'ok   {base} collapse {" ".join(extra)}: {len(a)} stacks = stackcollapse-perf.pl of perf script '
+                      f'{" ".join(extra)}')
     # perf's build-id cache, where PERF_BUILDID_DIR says it is: the workload
     # laid out there as perf lays it out is found without --symfs, and an
     # empty cache finds nothing (this machine's own ~/.debug is not read)

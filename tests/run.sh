@@ -187,8 +187,8 @@ if [ -d "$CORPUS" ]; then
 else
     skip "reading ahead in a second thread: -j 2 = -j 1 on ../shared/corpus (release build)" "no $CORPUS"
 fi
-count "C++ and Rust names as perf shows them: script (and --no-demangle), report, collapse = perf's on tests/data/cxx-g.data and rust-g.data (ASan build)" python3 tests/lang_diff.py build/asan/perfdata
-count "source lines as perf shows them: report --sort srcline, script -F +srcline = perf's on tests/data/cxx-g.data and rust-g.data; separate debug files by build id and .gnu_debuglink; results.csv's file:line = addr2line (ASan build)" python3 tests/srcline_diff.py build/asan/perfdata
+count "C++ and Rust names and unwound stacks as perf shows them: script (and --no-demangle, --no-inline), report, collapse = perf's on tests/data/cxx-*, rust-* and unwind-* (ASan build)" python3 tests/lang_diff.py build/asan/perfdata
+count "source lines as perf shows them: report --sort srcline, script -F +srcline = perf's on tests/data/cxx-*, rust-* and unwind-*; separate debug files by build id and .gnu_debuglink; results.csv's file:line = addr2line (ASan build)" python3 tests/srcline_diff.py build/asan/perfdata
 count "call chains with a context perf 6.1 does not know (guest, -1): dropped whole by script and collapse, as perf does" python3 tests/callchain_contexts.py build/asan/perfdata
 count "script = perf script on tests/data (ASan build)" python3 tests/script_diff.py build/asan/perfdata --expect tests/expected/script-data.txt tests/data
 count "info = perf report --header-only -I on tests/data fixtures" python3 tests/info_diff.py build/perfdata tests/data

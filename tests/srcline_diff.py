@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Source lines as perf 6.1 shows them (perf runs binutils' addr2line), on
-the C++ and Rust fixtures, -g and --call-graph dwarf (user stacks
-unwound, inlined frames with their own lines) (tests/data/record-lang.sh
-makes the oracles):
+the C++, Rust and unwinding fixtures, -g and --call-graph dwarf (user
+stacks unwound, inlined frames with their own lines)
+(tests/data/record-lang.sh makes the oracles):
 
   F.script-srcline.xz        perf script -F +srcline: a line under every
                              call-chain frame, byte for byte
@@ -27,7 +27,7 @@ import shutil
 import subprocess
 import sys
 
-from lang_diff import DATA, RECORDED, first_diff, symfs_tree
+from lang_diff import DATA, FIXTURES, RECORDED, first_diff, symfs_tree
 from oracles import run_tool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -99,7 +99,7 @@ def main():
     binary = sys.argv[1]
     symfs = symfs_tree(os.path.join('build', 'test', 'lang'))
     passed = failed = skipped = 0
-    for base in ('cxx-g.data', 'rust-g.data', 'cxx-dwarf.data', 'rust-dwarf.data'):
+    for base in FIXTURES:
         data = os.path.join(DATA, base)
         missing = recorded_objects_here(data)
         cases = (('.script-srcline.xz', ['script', '-F', '+srcline']),
