@@ -620,6 +620,8 @@ typedef struct cu {
     uint32_t file_base, nfiles; /* its line table's files */
     int v5_files, has_lines;
     int plain_is_linkage;       /* binutils: a DW_AT_name stands for the symbol (C and the like) */
+    int walked;                 /* its entries read (walk_unit): scopes[scope_first..+scope_n] */
+    size_t scope_first, scope_n;
 } cu;
 
 typedef struct fentry {
@@ -639,6 +641,7 @@ typedef struct scope { uint64_t low, high, reach; uint32_t entry, depth; } scope
 
 struct pd_dwarf {
     pd_dwarf_lines *lines;
+    int lines_borrowed;         /* the caller's (pd_dwarf_open_lines): not freed here */
     pd_dwarf_sections sec;
     const unsigned char *info, *abbr, *str_offsets, *addr, *ranges, *rnglists;
     size_t info_n, abbr_n, str_offsets_n, addr_n, ranges_n, rnglists_n;
@@ -655,8 +658,13 @@ struct pd_dwarf {
     size_t ncus, capcus;
     fentry *entries;
     size_t nentries, capentries;
-    scope *scopes;
+    scope *scopes;              /* each walked unit's, sorted, one after the other */
     size_t nscopes, capscopes;
+    scope *unit_ranges;         /* the units' address ranges (entry: the unit's index), sorted */
+    size_t nunit_ranges, capunit_ranges;
+    uint32_t *everywhere;       /* units that say no range: walked at once, */
+    size_t neverywhere, capeverywhere;
+    size_t every_first, every_n; /* their scopes, sorted together, searched for every address */
 };
 
 static int cmp_abbrev(const void *a, const void *b) {
@@ -929,19 +937,25 @@ static int entry_name(const struct pd_dwarf *d, uint64_t offset, const char **na
     return 1;
 }
 
-static int add_scope(struct pd_dwarf *d, uint64_t low, uint64_t high, uint32_t entry, uint32_t depth) {
+/* a list of scopes: the entries' (d->scopes) or the units' (d->unit_ranges) */
+typedef struct scope_list { scope **v; size_t *n, *cap; } scope_list;
+
+static int add_scope(scope_list to, uint64_t low, uint64_t high, uint32_t entry, uint32_t depth) {
+    scope *s;
     if (high <= low || low == 0) return 1; /* empty, or code the linker dropped (address 0) */
-    if (!grow((void **)&d->scopes, &d->capscopes, d->nscopes + 1, sizeof *d->scopes)) return 0;
-    d->scopes[d->nscopes].low = low;
-    d->scopes[d->nscopes].high = high;
-    d->scopes[d->nscopes].entry = entry;
-    d->scopes[d->nscopes++].depth = depth;
+    if (!grow((void **)to.v, to.cap, *to.n + 1, sizeof **to.v)) return 0;
+    s = &(*to.v)[(*to.n)++];
+    s->low = low;
+    s->high = high;
+    s->reach = 0;
+    s->entry = entry;
+    s->depth = depth;
     return 1;
 }
 
 /* the ranges of an entry: DW_AT_ranges (.debug_ranges before DWARF 5,
    .debug_rnglists after) */
-static int add_ranges(struct pd_dwarf *d, const cu *u, const die *e, uint32_t entry, uint32_t depth) {
+static int add_ranges(struct pd_dwarf *d, scope_list to, const cu *u, const die *e, uint32_t entry, uint32_t depth) {
     rd r;
     uint64_t base = u->low_pc;
     int count = 0;
@@ -956,7 +970,7 @@ static int add_ranges(struct pd_dwarf *d, const cu *u, const die *e, uint32_t en
             uint64_t all = u->addr_size == 8 ? ~(uint64_t)0 : 0xffffffffu;
             if (r.bad || (!a && !b)) break;
             if (a == all) { base = b; continue; }
-            if (!add_scope(d, base + a, base + b, entry, depth)) return 0;
+            if (!add_scope(to, base + a, base + b, entry, depth)) return 0;
         }
         return 1;
     }
@@ -992,10 +1006,18 @@ static int add_ranges(struct pd_dwarf *d, const cu *u, const die *e, uint32_t en
             case 7: a = rd_n(&r, u->addr_size); b = a + rd_uleb(&r); break;              /* start_length */
             default: return 1;
             }
-            if (!r.bad && !add_scope(d, a, b, entry, depth)) return 0;
+            if (!r.bad && !add_scope(to, a, b, entry, depth)) return 0;
         }
     }
     return 1;
+}
+
+static scope_list entry_scopes(struct pd_dwarf *d) {
+    scope_list l;
+    l.v = &d->scopes;
+    l.n = &d->nscopes;
+    l.cap = &d->capscopes;
+    return l;
 }
 
 static int cmp_scope(const void *a, const void *b) {
@@ -1043,10 +1065,10 @@ static int walk_cu(struct pd_dwarf *d, cu *u) {
             f->low = 0;
             if (e.has_low && e.has_high) {
                 f->low = e.low;
-                if (!add_scope(d, e.low, e.high_is_offset ? e.low + e.high : e.high, idx, depth)) return 0;
+                if (!add_scope(entry_scopes(d), e.low, e.high_is_offset ? e.low + e.high : e.high, idx, depth)) return 0;
             } else if (e.has_ranges) {
                 size_t first = d->nscopes;
-                if (!add_ranges(d, u, &e, idx, depth)) return 0;
+                if (!add_ranges(d, entry_scopes(d), u, &e, idx, depth)) return 0;
                 if (d->nscopes > first) d->entries[idx].low = d->scopes[first].low;
             }
             if (e.children) {
@@ -1063,10 +1085,55 @@ static int walk_cu(struct pd_dwarf *d, cu *u) {
     return 1;
 }
 
+/* sorted by start, each with the greatest end up to it: where a search
+   going down from an address may stop */
+static void sort_scopes(scope *v, size_t n) {
+    uint64_t reach = 0;
+    size_t i;
+    if (!n) return;
+    qsort(v, n, sizeof *v, cmp_scope);
+    for (i = 0; i < n; i++) {
+        if (v[i].high > reach) reach = v[i].high;
+        v[i].reach = reach;
+    }
+}
+
+/* Unit i's function entries, read the first time an address of it is
+   asked for (or at once when it says no range): 0 when out of memory. */
+static int walk_unit(struct pd_dwarf *d, size_t i) {
+    cu *u = &d->cus[i];
+    size_t first = d->nscopes;
+    if (u->walked) return 1;
+    u->walked = 1;
+    if (!walk_cu(d, u)) { d->nscopes = first; return 0; }
+    u = &d->cus[i];
+    u->scope_first = first;
+    u->scope_n = d->nscopes - first;
+    sort_scopes(d->scopes + first, u->scope_n);
+    return 1;
+}
+
+/* the deepest of scopes[first..+n] holding addr, or NULL */
+static const scope *deepest_in(const struct pd_dwarf *d, size_t first, size_t n, uint64_t addr) {
+    const scope *v = d->scopes + first, *best = NULL;
+    size_t lo = 0, hi = n, k;
+    if (!n) return NULL;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].low <= addr) lo = mid + 1; else hi = mid;
+    }
+    for (k = lo; k-- > 0;) {
+        const scope *s = &v[k];
+        if (s->reach <= addr || lo - k > PD_DWARF_SCAN) break; /* a bound: hostile ranges could make it long */
+        if (addr < s->high && (!best || s->depth > best->depth)) best = s;
+    }
+    return best;
+}
+
 void pd_dwarf_close(struct pd_dwarf *d) {
     size_t i;
     if (!d) return;
-    pd_dwarf_lines_free(d->lines);
+    if (!d->lines_borrowed) pd_dwarf_lines_free(d->lines);
     for (i = 0; i < sizeof d->owned / sizeof d->owned[0]; i++) free(d->owned[i]);
     free(d->attrs);
     free(d->abbrevs);
@@ -1075,10 +1142,16 @@ void pd_dwarf_close(struct pd_dwarf *d) {
     free(d->cus);
     free(d->entries);
     free(d->scopes);
+    free(d->unit_ranges);
+    free(d->everywhere);
     free(d);
 }
 
 struct pd_dwarf *pd_dwarf_open(const struct pd_elf *elf, const char **why) {
+    return pd_dwarf_open_lines(elf, NULL, why);
+}
+
+struct pd_dwarf *pd_dwarf_open_lines(const struct pd_elf *elf, pd_dwarf_lines *lines, const char **why) {
     struct pd_dwarf *d;
     const char *dummy;
     const pd_elf_info *info;
@@ -1091,7 +1164,12 @@ struct pd_dwarf *pd_dwarf_open(const struct pd_elf *elf, const char **why) {
     info = pd_elf_get_info(elf);
     d->sec.big_endian = info->big_endian;
     d->sec.addr_size = info->elf64 ? 8 : 4;
-    d->lines = pd_dwarf_lines_elf(elf, why); /* NULL: no lines, functions still */
+    if (lines) {
+        d->lines = lines;
+        d->lines_borrowed = 1;
+    } else {
+        d->lines = pd_dwarf_lines_elf(elf, why); /* NULL: no lines, functions still */
+    }
     if (!dwarf_section(elf, ".debug_info", &d->info, &d->info_n, &d->owned[0], why) ||
         !dwarf_section(elf, ".debug_abbrev", &d->abbr, &d->abbr_n, &d->owned[1], why) ||
         !dwarf_section(elf, ".debug_str_offsets", &d->str_offsets, &d->str_offsets_n, &d->owned[2], why) ||
@@ -1140,7 +1218,7 @@ struct pd_dwarf *pd_dwarf_open(const struct pd_elf *elf, const char **why) {
         if (r.bad || (u.addr_size != 4 && u.addr_size != 8)) continue;
         if ((u.table = abbrev_table_for(d, abbr_off)) == (size_t)-1) continue;
         u.dies = r.p;
-        if (!grow((void **)&d->cus, &d->capcus, d->ncus + 1, sizeof *d->cus)) { pd_dwarf_close(d); *why = "out of memory"; return NULL; }
+        if (!grow((void **)&d->cus, &d->capcus, d->ncus + 1, sizeof *d->cus)) goto nomem;
         /* the unit entry: bases, its line table */
         {
             rd t = r;
@@ -1157,6 +1235,24 @@ struct pd_dwarf *pd_dwarf_open(const struct pd_elf *elf, const char **why) {
             if (!read_die(d, cur, &t, &top)) continue;
             if (top.has_low) cur->low_pc = top.low;
             cur->plain_is_linkage = plain_language(top.language);
+            {   /* where its code is: its entries are read when an address there is asked for */
+                scope_list to;
+                size_t before = d->nunit_ranges;
+                uint32_t idx = (uint32_t)(cur - d->cus);
+                to.v = &d->unit_ranges;
+                to.n = &d->nunit_ranges;
+                to.cap = &d->capunit_ranges;
+                if (top.has_low && top.has_high) {
+                    if (!add_scope(to, top.low, top.high_is_offset ? top.low + top.high : top.high, idx, 0)) goto nomem;
+                } else if (top.has_ranges) {
+                    if (!add_ranges(d, to, cur, &top, idx, 0)) goto nomem;
+                }
+                if (d->nunit_ranges == before) {
+                    if (!grow((void **)&d->everywhere, &d->capeverywhere, d->neverywhere + 1, sizeof *d->everywhere))
+                        goto nomem;
+                    d->everywhere[d->neverywhere++] = idx;
+                }
+            }
 
             if (top.has_stmt && d->lines) {
                 for (i = 0; i < d->lines->nunits; i++)
@@ -1170,17 +1266,19 @@ struct pd_dwarf *pd_dwarf_open(const struct pd_elf *elf, const char **why) {
             }
         }
     }
-    for (i = 0; i < d->ncus; i++)
-        if (!walk_cu(d, &d->cus[i])) { pd_dwarf_close(d); *why = "out of memory"; return NULL; }
-    if (d->nscopes) {
-        uint64_t reach = 0;
-        qsort(d->scopes, d->nscopes, sizeof *d->scopes, cmp_scope);
-        for (i = 0; i < d->nscopes; i++) { /* the greatest end up to each scope: where a search may stop */
-            if (d->scopes[i].high > reach) reach = d->scopes[i].high;
-            d->scopes[i].reach = reach;
-        }
+    sort_scopes(d->unit_ranges, d->nunit_ranges);
+    d->every_first = d->nscopes;
+    for (i = 0; i < d->neverywhere; i++) {
+        d->cus[d->everywhere[i]].walked = 1;
+        if (!walk_cu(d, &d->cus[d->everywhere[i]])) goto nomem;
     }
+    d->every_n = d->nscopes - d->every_first;
+    sort_scopes(d->scopes + d->every_first, d->every_n);
     return d;
+nomem:
+    pd_dwarf_close(d);
+    *why = "out of memory";
+    return NULL;
 }
 
 static void file_of(const struct pd_dwarf *d, const cu *u, uint64_t index, pd_dwarf_where *w) {
@@ -1209,23 +1307,44 @@ static void file_of(const struct pd_dwarf *d, const cu *u, uint64_t index, pd_dw
 
 size_t pd_dwarf_entries(const pd_dwarf *d) { return d ? d->nentries : 0; }
 
-size_t pd_dwarf_frames(const struct pd_dwarf *d, uint64_t addr, pd_dwarf_frame *frames, size_t max) {
-    size_t lo = 0, hi, k, n = 0;
-    const scope *best = NULL;
+/* a better innermost scope than best: deeper; at one depth the later one
+   in (start, entry) order, as one sorted list of all would give it (entries
+   are numbered in the order units are read, which is not the file's: the
+   unit's index decides) */
+static int deeper(const struct pd_dwarf *d, const scope *s, const scope *best) {
+    uint32_t su, bu;
+    if (!best) return 1;
+    if (s->depth != best->depth) return s->depth > best->depth;
+    if (s->low != best->low) return s->low > best->low;
+    su = d->entries[s->entry].cu;
+    bu = d->entries[best->entry].cu;
+    return su != bu ? su > bu : s->entry > best->entry;
+}
+
+size_t pd_dwarf_frames(struct pd_dwarf *d, uint64_t addr, pd_dwarf_frame *frames, size_t max) {
+    size_t lo = 0, hi, k, n = 0, best_at = 0;
+    const scope *best, *s;
     int32_t e;
     pd_dwarf_where here;
     int have_line;
     if (!d || !max) return 0;
     have_line = lookup(d->lines, addr, &here, 0); /* the frames are llvm-addr2line's */
-    hi = d->nscopes;
+    best = deepest_in(d, d->every_first, d->every_n, addr);
+    hi = d->nunit_ranges;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (d->scopes[mid].low <= addr) lo = mid + 1; else hi = mid;
+        if (d->unit_ranges[mid].low <= addr) lo = mid + 1; else hi = mid;
     }
-    for (k = lo; k-- > 0;) { /* the deepest scope holding addr */
-        const scope *s = &d->scopes[k];
-        if (s->reach <= addr || lo - k > PD_DWARF_SCAN) break; /* a bound: hostile ranges could make it long */
-        if (addr < s->high && (!best || s->depth > best->depth)) best = s;
+    for (k = lo; k-- > 0;) { /* each unit holding addr: its deepest scope */
+        const scope *r = &d->unit_ranges[k];
+        const cu *u;
+        if (r->reach <= addr || lo - k > PD_DWARF_SCAN) break;
+        if (addr >= r->high || r->entry >= d->ncus) continue;
+        if (best) best_at = (size_t)(best - d->scopes);
+        if (!walk_unit(d, r->entry)) continue; /* (d->scopes may have moved) */
+        best = best ? d->scopes + best_at : NULL;
+        u = &d->cus[r->entry];
+        if ((s = deepest_in(d, u->scope_first, u->scope_n, addr)) && deeper(d, s, best)) best = s;
     }
     if (!best) {
         if (!have_line) return 0;

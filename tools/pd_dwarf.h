@@ -67,11 +67,17 @@ typedef struct pd_dwarf_frame {
     int linkage;                /* 1: name stands for the symbol (binutils' is_linkage): a
                                    linkage name, or the name in a unit of C (or the like) */
 } pd_dwarf_frame;
-/* How many function and inlined-call entries d holds (ids run 1..this). */
+/* How many function and inlined-call entries d has read so far (ids run
+   1..this; a unit's entries are read the first time one of its addresses
+   is asked for, so this grows, and ids stay). */
 size_t pd_dwarf_entries(const pd_dwarf *d);
 pd_dwarf *pd_dwarf_open(const struct pd_elf *elf, const char **why);
+/* The same with the file's line tables already read (pd_dwarf_lines_elf
+   of elf): borrowed, they must outlive the result. */
+pd_dwarf *pd_dwarf_open_lines(const struct pd_elf *elf, pd_dwarf_lines *lines, const char **why);
 void pd_dwarf_close(pd_dwarf *d);
-/* Up to max frames of addr; 0 when no function or line holds it. */
-size_t pd_dwarf_frames(const pd_dwarf *d, uint64_t addr, pd_dwarf_frame *frames, size_t max);
+/* Up to max frames of addr; 0 when no function or line holds it (or
+   reading the unit that holds it ran out of memory). */
+size_t pd_dwarf_frames(pd_dwarf *d, uint64_t addr, pd_dwarf_frame *frames, size_t max);
 
 #endif

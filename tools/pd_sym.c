@@ -35,6 +35,7 @@ typedef struct pd_dso {
        taken as the linkage name); the name a lookup gave it */
     unsigned char *a2l_seen;
     const char **a2l_name;
+    size_t a2l_cap;                 /* their length: entries known + 1 (pd_dwarf_entries grows) */
     /* call frame information, read on first use */
     int cfi_tried;
     pd_cfi cfi;                     /* all NULL: none */
@@ -124,8 +125,8 @@ void pd_sym_free(pd_symbolizer *s) {
     for (i = 0; i < s->ndsos; i++) {
         if (s->dsos[i].symelf != s->dsos[i].elf) pd_elf_close(s->dsos[i].symelf);
         pd_elf_close(s->dsos[i].elf);
+        pd_dwarf_close(s->dsos[i].dwarf); /* before the line tables it borrows */
         pd_dwarf_lines_free(s->dsos[i].lines);
-        pd_dwarf_close(s->dsos[i].dwarf);
         free(s->dsos[i].a2l_seen);
         free(s->dsos[i].a2l_name);
         pd_elf_close(s->dsos[i].lines_elf);
@@ -832,7 +833,7 @@ static size_t inlines_of(pd_symbolizer *s, pd_dso *d, const pd_resolved *r, pd_s
     if (!d->dwarf_tried) {
         d->dwarf_tried = 1;
         if (!d->lines_tried) load_lines(s, d);
-        d->dwarf = pd_dwarf_open(d->lines_elf ? d->lines_elf : d->symelf, NULL);
+        d->dwarf = pd_dwarf_open_lines(d->lines_elf ? d->lines_elf : d->symelf, d->lines, NULL);
     }
     n = d->dwarf ? pd_dwarf_frames(d->dwarf, r->vaddr, fr, max < PD_SYM_INLINES_MAX ? max : PD_SYM_INLINES_MAX) : 0;
     if (!n || !fr[0].name) { /* addr2line names the function by the symbol table */
@@ -841,10 +842,19 @@ static size_t inlines_of(pd_symbolizer *s, pd_dso *d, const pd_resolved *r, pd_s
         return 1;
     }
     nent = pd_dwarf_entries(d->dwarf);
-    if (!d->a2l_seen && nent) {
-        if (!(d->a2l_seen = (unsigned char *)calloc(nent + 1, 1)) ||
-            !(d->a2l_name = (const char **)calloc(nent + 1, sizeof *d->a2l_name)))
-            pd_nomem();
+    if (nent + 1 > d->a2l_cap) { /* units read since: their entries start unseen */
+        size_t cap = (nent + 1) * 2, k;
+        unsigned char *seen = (unsigned char *)realloc(d->a2l_seen, cap);
+        const char **names;
+        if (!seen) pd_nomem();
+        d->a2l_seen = seen;
+        if (!(names = (const char **)realloc((void *)d->a2l_name, cap * sizeof *names))) pd_nomem();
+        d->a2l_name = names;
+        for (k = d->a2l_cap; k < cap; k++) {
+            d->a2l_seen[k] = 0;
+            d->a2l_name[k] = NULL;
+        }
+        d->a2l_cap = cap;
     }
     for (i = 0; i < n; i++) {
         uint32_t id = fr[i].id <= nent ? fr[i].id : 0;
