@@ -29,7 +29,7 @@ import subprocess
 import sys
 
 from oracles import run_tool
-from report_diff import parse
+from report_diff import LANG_WORKLOADS, parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, 'data')
@@ -38,10 +38,10 @@ STACKCOLLAPSE = os.environ.get('STACKCOLLAPSE', os.path.join(HERE, '..', '..', '
                                                               'stackcollapse-perf.pl'))
 
 
-# the fixtures, and the objects record-lang.sh runs them from
+# the fixtures (and, in report_diff, the objects record-lang.sh runs them from)
 FIXTURES = ('cxx-g.data', 'rust-g.data', 'cxx-dwarf.data', 'rust-dwarf.data', 'unwind-c-dwarf.data',
             'unwind-cxx-dwarf.data')
-WORKLOADS = ('cxx-workload', 'rust-workload', 'unwind-c', 'libuwfix.so', 'unwind-cxx')
+WORKLOADS = LANG_WORKLOADS
 
 
 def symfs_tree(work):

@@ -56,7 +56,7 @@ def parse(text):
 RECORDED_PATHS = ('/tmp/perfdata-fixture/workload', '/tmp/perfdata-corpus/workload')
 TP_WORKLOAD_PATH = '/tmp/perfdata-tp/tp-workload'
 LANG_PATH = '/tmp/perfdata-lang'
-LANG_WORKLOADS = ('cxx-workload', 'rust-workload')
+LANG_WORKLOADS = ('cxx-workload', 'rust-workload', 'unwind-c', 'libuwfix.so', 'unwind-cxx')
 
 
 def symbol_options(data):
@@ -75,11 +75,13 @@ def symbol_options(data):
     if os.path.exists(tp) and not os.path.lexists(symfs + TP_WORKLOAD_PATH):
         os.makedirs(os.path.dirname(symfs + TP_WORKLOAD_PATH), exist_ok=True)
         os.symlink(tp, symfs + TP_WORKLOAD_PATH)
-    # the C++ and Rust fixtures' workloads, committed compressed (tests/data/record-lang.sh)
+    # the C++, Rust and unwinding fixtures' workloads, committed compressed
+    # (tests/data/record-lang.sh); written again when the committed one is newer
     for name in LANG_WORKLOADS:
         packed = os.path.join(here, name + '.xz')
         dst = symfs + LANG_PATH + '/' + name
-        if os.path.exists(packed) and not os.path.lexists(dst):
+        if os.path.exists(packed) and (not os.path.lexists(dst) or
+                                       os.path.getmtime(dst) < os.path.getmtime(packed)):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             with lzma.open(packed) as f, open(dst, 'wb') as o:
                 o.write(f.read())
