@@ -1,6 +1,9 @@
 /* pd_unwind.c - see pd_unwind.h. The CIE and FDE formats, pointer
    encodings and CFA instructions are DWARF 5's section 6.4 with the GCC
-   extensions of .eh_frame (the LSB's "Exception Frames"). */
+   extensions of .eh_frame (the LSB's "Exception Frames") and aarch64's
+   DW_CFA_AARCH64_negate_ra_state ("DWARF for the Arm 64-bit
+   Architecture"); .ARM.exidx and .ARM.extab are the "Exception Handling
+   ABI for the Arm Architecture" (EHABI), sections 5 to 10. */
 #include "pd_unwind.h"
 
 #include <string.h>
@@ -11,6 +14,10 @@
 #define CFI_STATE_DEPTH 8           /* DW_CFA_remember_state nesting */
 #define EXPR_MAX_STEPS 1000
 #define EXPR_STACK 64
+
+/* aarch64: a signed return address's address bits (user addresses are
+   below 2^48; the code is in the bits above) */
+#define PAC_STRIP 0x0000ffffffffffffull
 
 typedef struct rd {
     const unsigned char *p, *end, *base; /* base: the section's first byte */
@@ -294,7 +301,12 @@ static int run_cfa(const cie *c, const unsigned char *p, const unsigned char *en
             off = factored(0 - rd_uleb(&r), c->data_align);
             set_rule(row, reg, PD_RULE_OFFSET, off, 0, NULL, 0);
             break;
-        default: return 0; /* unknown (or aarch64's negate_ra_state, 0x2d: pointer authentication) */
+        case 0x2d: /* AARCH64_negate_ra_state, where the return address is aarch64's x30
+                      (elsewhere SPARC's GNU_window_save: not supported) */
+            if (c->ra != 30) return 0;
+            row->ra_signed ^= 1;
+            break;
+        default: return 0; /* unknown */
         }
     }
     return !r.bad;
@@ -434,6 +446,192 @@ static int scan(const unsigned char *sec, size_t n, uint64_t addr, int big, int 
     return 0;
 }
 
+/* ------------------------------------------------------------ arm EHABI */
+
+#define EXIDX_CANTUNWIND 1u
+
+static uint64_t rd32(const unsigned char *p, int big) {
+    rd r;
+    r.p = p; r.end = p + 4; r.base = p; r.base_addr = 0; r.big = big; r.bad = 0;
+    return rd_n(&r, 4);
+}
+
+/* A prel31 word at address place: the 31-bit signed offset from place. */
+static uint64_t prel31(uint64_t word, uint64_t place) {
+    uint64_t off = word & 0x7fffffffu;
+    if (off & 0x40000000u) off |= ~(uint64_t)0x7fffffffu;
+    return (place + off) & 0xffffffffu;
+}
+
+/* The unwind instructions: n bytes from byte first of the words at p,
+   most significant byte first in each word (words in the object's byte
+   order). The caller has checked that first + n bytes lie in the buffer. */
+typedef struct ehabi_insns {
+    const unsigned char *p;
+    size_t first, n;
+    int big;
+} ehabi_insns;
+
+static unsigned ehabi_byte(const ehabi_insns *x, size_t i) {
+    size_t k = x->first + i;
+    return x->p[k / 4 * 4 + (x->big ? k % 4 : 3 - k % 4)];
+}
+
+/* Runs the instructions (EHABI 10.3) on a virtual vsp = r[base] + off,
+   and writes the row they amount to. 1, or 0: refused, spare, reserved,
+   or not a register-plus-offset CFA. */
+static int ehabi_row(const ehabi_insns *x, pd_cfi_row *row) {
+    uint64_t off = 0, saved[16];
+    unsigned base = 13, popped = 0, r;
+    size_t i = 0;
+    memset(row, 0, sizeof *row);
+    memset(saved, 0, sizeof saved);
+    while (i < x->n) {
+        unsigned op = ehabi_byte(x, i++), op2 = 0, mask = 0;
+        if (op >= 0x80 && op != 0xb0 && (op < 0x90 || op == 0xb1 || op == 0xb3 || op == 0xc6 || op == 0xc7 ||
+                                         op == 0xc8 || op == 0xc9)) {
+            if (i >= x->n) return 0; /* its second byte is missing */
+            op2 = ehabi_byte(x, i++);
+        }
+        if (op < 0x40) { off += ((uint64_t)(op & 0x3f) << 2) + 4; continue; }  /* vsp += */
+        if (op < 0x80) { off -= ((uint64_t)(op & 0x3f) << 2) + 4; continue; }  /* vsp -= */
+        if (op < 0x90) {                                                      /* pop r4-r15 by mask */
+            mask = ((op & 0x0fu) << 8 | op2) << 4;
+            if (!mask) return 0; /* refuse to unwind */
+        } else if (op < 0xa0) {                                               /* vsp = r[n] */
+            if ((op & 0x0f) == 13 || (op & 0x0f) == 15 || popped) return 0;    /* reserved; or after a pop */
+            base = op & 0x0f;
+            off = 0;
+            continue;
+        } else if (op < 0xb0) {                                               /* pop r4-r[4+n] (, r14) */
+            mask = ((1u << ((op & 7) + 1)) - 1) << 4;
+            if (op & 8) mask |= 1u << 14;
+        } else if (op == 0xb0) {                                              /* finish */
+            break;
+        } else if (op == 0xb1) {                                              /* pop r0-r3 by mask */
+            if (!op2 || (op2 & 0xf0)) return 0; /* spare */
+            mask = op2;
+        } else if (op == 0xb2) {                                              /* vsp += 0x204 + (uleb128 << 2) */
+            uint64_t v = 0;
+            unsigned shift = 0, b;
+            do {
+                if (i >= x->n || shift > 28) return 0;
+                b = ehabi_byte(x, i++);
+                v |= (uint64_t)(b & 0x7f) << shift;
+                shift += 7;
+            } while (b & 0x80);
+            off += 0x204 + (v << 2);
+            continue;
+        } else if (op == 0xb3) {                                              /* pop VFP d[s]-d[s+c] (FSTMFDX) */
+            off += ((uint64_t)(op2 & 0x0f) + 1) * 8 + 4;
+            continue;
+        } else if (op == 0xb4) {                                              /* pop the return address */
+            off += 4;                                                         /* authentication code (M-profile) */
+            continue;
+        } else if (op == 0xb5) {                                              /* vsp as that code's modifier */
+            continue;
+        } else if (op < 0xb8) {
+            return 0;                                                         /* spare */
+        } else if (op < 0xc0) {                                               /* pop VFP d8-d[8+n] (FSTMFDX) */
+            off += ((uint64_t)(op & 7) + 1) * 8 + 4;
+            continue;
+        } else if (op < 0xc6) {                                               /* pop WMMX wR10-wR[10+n] */
+            off += ((uint64_t)(op & 7) + 1) * 8;
+            continue;
+        } else if (op == 0xc6 || op == 0xc8 || op == 0xc9) {                  /* pop WMMX wR[s]-, VFP d[16+s]-, d[s]-d[s+c] */
+            off += ((uint64_t)(op2 & 0x0f) + 1) * 8;
+            continue;
+        } else if (op == 0xc7) {                                              /* pop WMMX wCGR0-3 by mask */
+            if (!op2 || (op2 & 0xf0)) return 0; /* spare */
+            off += (uint64_t)((op2 & 1) + (op2 >> 1 & 1) + (op2 >> 2 & 1) + (op2 >> 3 & 1)) * 4;
+            continue;
+        } else if (op >= 0xd0 && op < 0xd8) {                                 /* pop VFP d8-d[8+n] (VPUSH) */
+            off += ((uint64_t)(op & 7) + 1) * 8;
+            continue;
+        } else {
+            return 0;                                                         /* spare */
+        }
+        for (r = 0; r < 16; r++) {              /* the pop: the lowest register at the lowest address */
+            if (!((mask >> r) & 1)) continue;
+            if (r == 13) return 0;              /* the vsp loaded from the stack: not base plus offset */
+            saved[r] = off;
+            popped |= 1u << r;
+            off += 4;
+        }
+    }
+    row->cfa.kind = PD_RULE_CFA_REGISTER;
+    row->cfa.reg = base;
+    row->cfa.off = (int64_t)off;
+    for (r = 0; r < 16; r++) {
+        if (!((popped >> r) & 1)) continue;
+        row->reg[r].kind = PD_RULE_OFFSET;
+        row->reg[r].off = (int64_t)(saved[r] - off);
+    }
+    row->ra = (popped >> 15) & 1 ? 15 : 14; /* finish: r15 = r14 unless r15 was popped */
+    return 1;
+}
+
+/* The .ARM.exidx entry for pc (the last one starting at or below it: they
+   are sorted by function address), and its instructions. */
+static int from_exidx(const pd_cfi *c, uint64_t pc, pd_cfi_row *row) {
+    size_t count = c->arm_exidx_n / 8, lo = 0, hi = count, i;
+    uint64_t place, w;
+    unsigned char inline_word[4];
+    ehabi_insns x;
+    int big = c->big_endian;
+    if (!count || pc > 0xffffffffu) return 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        place = (c->arm_exidx_addr + (uint64_t)mid * 8) & 0xffffffffu;
+        /* a Thumb function's address may carry the Thumb bit */
+        if ((prel31(rd32(c->arm_exidx + mid * 8, big), place) & ~(uint64_t)1) <= pc) lo = mid + 1; else hi = mid;
+    }
+    if (!lo) return 0;
+    i = lo - 1;
+    place = (c->arm_exidx_addr + (uint64_t)i * 8 + 4) & 0xffffffffu;
+    w = rd32(c->arm_exidx + i * 8 + 4, big);
+    if (w == EXIDX_CANTUNWIND) { /* the stack ends here */
+        memset(row, 0, sizeof *row);
+        row->cfa.kind = PD_RULE_CFA_REGISTER;
+        row->cfa.reg = 13;
+        row->ra = 14;
+        row->reg[14].kind = PD_RULE_UNDEFINED;
+        return 1;
+    }
+    if (w & 0x80000000u) { /* the compact model, personality 0, inline */
+        if ((w >> 24) != 0x80) return -1;
+        inline_word[0] = (unsigned char)(w >> 24); inline_word[1] = (unsigned char)(w >> 16);
+        inline_word[2] = (unsigned char)(w >> 8); inline_word[3] = (unsigned char)w;
+        x.p = inline_word; x.first = 1; x.n = 3; x.big = 1;
+    } else { /* an .ARM.extab entry */
+        uint64_t at = prel31(w, place), words;
+        size_t avail;
+        if (!c->arm_extab || at < c->arm_extab_addr || at - c->arm_extab_addr >= c->arm_extab_n) return -1;
+        x.p = c->arm_extab + (size_t)(at - c->arm_extab_addr);
+        avail = c->arm_extab_n - (size_t)(at - c->arm_extab_addr);
+        x.big = big;
+        if (avail < 4) return -1;
+        w = rd32(x.p, big);
+        if (w & 0x80000000u) { /* the compact model: personality 0, 1 or 2 */
+            if ((w >> 28) != 8) return -1;
+            switch ((w >> 24) & 0x0f) {
+            case 0: words = 0; x.first = 1; x.n = 3; break;
+            case 1: case 2: words = (w >> 16) & 0xff; x.first = 2; x.n = 2 + (size_t)words * 4; break;
+            default: return -1; /* personality 3-15: not defined */
+            }
+        } else { /* the generic model: the personality's address, then its data's word count and instructions */
+            if (avail < 8) return -1;
+            x.p += 4;
+            avail -= 4;
+            words = rd32(x.p, big) >> 24;
+            x.first = 1;
+            x.n = 3 + (size_t)words * 4;
+        }
+        if (words > (avail - 4) / 4) return -1; /* 4 + 4 * words bytes of instructions (words < 256) */
+    }
+    return ehabi_row(&x, row) ? 1 : -1;
+}
+
 int pd_cfi_find(const pd_cfi *c, uint64_t pc, pd_cfi_row *row) {
     int rc = 0;
     if (c->eh_frame && c->eh_frame_n) {
@@ -442,6 +640,7 @@ int pd_cfi_find(const pd_cfi *c, uint64_t pc, pd_cfi_row *row) {
     }
     if (rc == 0 && c->debug_frame && c->debug_frame_n)
         rc = scan(c->debug_frame, c->debug_frame_n, 0, c->big_endian, c->addr_size, 0, pc, row);
+    if (rc == 0 && c->arm_exidx && c->arm_exidx_n) rc = from_exidx(c, pc, row);
     return rc;
 }
 
@@ -562,7 +761,8 @@ static int eval(const unsigned char *p, size_t n, const pd_unwind_regs *regs, co
     return 1;
 }
 
-int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned sp_reg, const pd_unwind_stack *stack) {
+int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned pc_reg, unsigned sp_reg,
+                   const pd_unwind_stack *stack) {
     pd_unwind_regs out;
     uint64_t cfa;
     unsigned i;
@@ -574,8 +774,11 @@ int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned sp_reg,
     } else {
         return -1;
     }
+    /* no rule for the return address: where it is the pc's column (x86-64)
+       the stack ends; where it is a register (aarch64's x30, arm's r14),
+       the callee has not moved it yet, and it is read below */
     if (row->ra >= PD_CFI_REGS || row->reg[row->ra].kind == PD_RULE_UNDEFINED ||
-        row->reg[row->ra].kind == PD_RULE_NONE)
+        (row->reg[row->ra].kind == PD_RULE_NONE && row->ra == pc_reg))
         return 0;
     out = *regs;
     out.valid = 0;
@@ -620,6 +823,11 @@ int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned sp_reg,
         out.valid |= (uint64_t)1 << sp_reg;
     }
     if (!((out.valid >> row->ra) & 1)) return -1;
+    if (row->ra_signed) out.v[row->ra] &= PAC_STRIP;
+    if (pc_reg < PD_CFI_REGS) {
+        out.v[pc_reg] = out.v[row->ra];
+        out.valid |= (uint64_t)1 << pc_reg;
+    }
     *regs = out;
     return 1;
 }
@@ -631,7 +839,8 @@ size_t pd_unwind(const pd_unwind_regs *start, unsigned pc_reg, unsigned sp_reg, 
     size_t n = 0;
     uint64_t pc, cfa;
     int signal = 1; /* the sampled pc is where the thread was, not a return address */
-    int perf = (flags & PD_UNWIND_PERF) != 0;
+    int perf = (flags & PD_UNWIND_PERF) != 0, arm = (flags & PD_UNWIND_ARM) != 0;
+    int grew = 1;   /* the last frame's CFA was above its callee's */
     if (!max || pc_reg >= PD_CFI_REGS || sp_reg >= PD_CFI_REGS || !((regs.valid >> pc_reg) & 1)) return 0;
     pc = regs.v[pc_reg];
     cfa = (regs.valid >> sp_reg) & 1 ? regs.v[sp_reg] : 0;
@@ -653,14 +862,27 @@ size_t pd_unwind(const pd_unwind_regs *start, unsigned pc_reg, unsigned sp_reg, 
             regs.v[6] = rbp1;
             if (ra == pc && cfa == prev_cfa) break;
         } else {
-            int rc = pd_unwind_step(&row, &regs, sp_reg, stack);
+            int rc = pd_unwind_step(&row, &regs, pc_reg, sp_reg, stack);
+            unsigned char kind;
             if (rc != 1) break;
             /* libunwind: an undefined frame pointer ends the stack too */
             if (perf && sp_reg == 7 && row.reg[6].kind == PD_RULE_UNDEFINED) break;
             ra = regs.v[row.ra];
+            if (arm) ra &= ~(uint64_t)1; /* the Thumb bit */
             cfa = regs.v[sp_reg];
             if (ra == pc && cfa == prev_cfa) break;
-            if (!perf && (!ra || cfa <= prev_cfa)) break;
+            if (!perf && (!ra || cfa < prev_cfa)) break;
+            if (!perf && cfa == prev_cfa) {
+                /* a leaf whose return address is still in a register (not
+                   the pc's column) shares its caller's CFA: once in a row */
+                kind = row.reg[row.ra].kind;
+                if (pc_reg == row.ra || !grew ||
+                    (kind != PD_RULE_NONE && kind != PD_RULE_SAME && kind != PD_RULE_REGISTER))
+                    break;
+                grew = 0;
+            } else {
+                grew = 1;
+            }
             signal = row.signal;
         }
         /* the call's last byte: the caller's line and function (perf
@@ -686,5 +908,29 @@ void pd_unwind_regs_x86_64(const uint64_t *perf_regs, uint64_t perf_mask, pd_unw
         if (dwarf_of[i] == 255 || !((perf_mask >> i) & 1)) continue;
         out->v[dwarf_of[i]] = perf_regs[i];
         out->valid |= (uint64_t)1 << dwarf_of[i];
+    }
+}
+
+void pd_unwind_regs_aarch64(const uint64_t *perf_regs, uint64_t perf_mask, pd_unwind_regs *out) {
+    /* perf's order (arch/arm64/include/uapi/asm/perf_regs.h): X0..X30 (LR),
+       SP, PC: DWARF's, with the pc in 32 */
+    unsigned i;
+    memset(out, 0, sizeof *out);
+    for (i = 0; i <= PD_AARCH64_PC; i++) {
+        if (!((perf_mask >> i) & 1)) continue;
+        out->v[i] = perf_regs[i];
+        out->valid |= (uint64_t)1 << i;
+    }
+}
+
+void pd_unwind_regs_arm(const uint64_t *perf_regs, uint64_t perf_mask, pd_unwind_regs *out) {
+    /* perf's order (arch/arm/include/uapi/asm/perf_regs.h): R0..R10, FP,
+       IP, SP, LR, PC: DWARF's r0-r15 */
+    unsigned i;
+    memset(out, 0, sizeof *out);
+    for (i = 0; i <= PD_ARM_PC; i++) {
+        if (!((perf_mask >> i) & 1)) continue;
+        out->v[i] = perf_regs[i] & 0xffffffffu;
+        out->valid |= (uint64_t)1 << i;
     }
 }

@@ -1,14 +1,53 @@
 /* pd_unwind.h - call frame information (.eh_frame with .eh_frame_hdr,
-   .debug_frame) and a stack unwinder for `perf record --call-graph dwarf`
-   samples: the sampled user registers and the copy of the top of the user
-   stack give the caller of each frame by its CFI rules.
+   .debug_frame, and arm32's EHABI tables .ARM.exidx with .ARM.extab) and
+   a stack unwinder for `perf record --call-graph dwarf` samples: the
+   sampled user registers and the copy of the top of the user stack give
+   the caller of each frame by its CFI rules. x86-64, aarch64 and arm32.
 
    No allocation and no I/O: everything is read in place from buffers the
    caller owns (the ELF sections, the sample's stack copy), every read
    checked against its buffer's bounds, every loop bounded (instructions
    per FDE, expression steps, frames), so that a firmware tool can lift
    these two files as they are. Memory is read only from the stack copy: a
-   rule that needs any other address ends the unwinding there. */
+   rule that needs any other address ends the unwinding there.
+
+   Per architecture (pc_reg, sp_reg for pd_unwind; flags):
+     x86-64   PD_X86_64_RA, PD_X86_64_SP    the pc is the return address
+                                            column (16) itself
+     aarch64  PD_AARCH64_PC, PD_AARCH64_SP  the pc is its own slot (DWARF 32);
+                                            the CIE's return address column is
+                                            x30 (lr)
+     arm32    PD_ARM_PC, PD_ARM_SP,         the pc is r15; the return address
+              flag PD_UNWIND_ARM            column r14 (lr)
+   Where the pc has its own slot, the return address column is a real
+   register, and one without a rule still holds the return address (a leaf
+   function that has not saved lr): the caller's pc is its value. Where
+   they coincide (x86-64), a return address column without a rule ends the
+   stack.
+
+   aarch64 pointer authentication (-mbranch-protection=pac-ret):
+   DW_CFA_AARCH64_negate_ra_state (0x2d, taken as such where the CIE's
+   return address column is x30) toggles pd_cfi_row.ra_signed; a signed
+   return address is stripped of its code by clearing bits 48-63 (user
+   addresses are below 2^48; a process that maps above it with 52-bit
+   addresses is not supported).
+
+   arm32 EHABI ("Exception Handling ABI for the Arm Architecture"): an
+   .ARM.exidx entry (the inline compact model, personality 0; or an
+   .ARM.extab entry in the compact models 0, 1 and 2, or the generic
+   model with its unwind instructions after the personality routine's
+   address, as every assembler writes them) is turned into a pd_cfi_row:
+   the CFA is the final vsp, as a register plus an offset; each register
+   popped is saved at an offset from it; the return address column is r15
+   where it is popped, else r14. EXIDX_CANTUNWIND gives a row whose return
+   address is undefined (the stack ends). The tables describe a function's
+   body: in a prologue or an epilogue they give wrong callers, as they do
+   for every EHABI unwinder. VFP and WMMX pops move vsp past their
+   bytes; M-profile's return address authentication code (0xb4) is
+   skipped the same way. Refused (-1): the "refuse to unwind" and spare
+   or reserved instructions, personalities 3-15, a pop of r13, and
+   vsp = r[n] after a pop (neither fits a register-plus-offset CFA). The
+   tables' addresses are 32-bit: a pc above 2^32 has no entry. */
 #ifndef PD_UNWIND_H
 #define PD_UNWIND_H
 
@@ -16,11 +55,11 @@
 #include <stdint.h>
 
 /* DWARF register numbers kept: x86-64's 0-16 (16: the return address),
-   aarch64's 0-32, arm's 0-15. */
+   aarch64's 0-32 (32: the pc), arm's 0-15. */
 #define PD_CFI_REGS 33
 
 enum {
-    PD_RULE_NONE = 0,           /* no rule: the callee's value (a return address column without one ends the stack) */
+    PD_RULE_NONE = 0,           /* no rule: the callee's value (for a return address column, see above) */
     PD_RULE_UNDEFINED,          /* no value: the return address column undefined ends the stack */
     PD_RULE_SAME,               /* the callee's value */
     PD_RULE_OFFSET,             /* saved at CFA + off */
@@ -45,6 +84,9 @@ typedef struct pd_cfi_row {
     pd_cfi_rule reg[PD_CFI_REGS];
     unsigned ra;                /* the return address column */
     int signal;                 /* the CIE's 'S': a signal frame (its pc is not a return address) */
+    int ra_signed;              /* aarch64: the return address carries a pointer authentication
+                                   code (DW_CFA_AARCH64_negate_ra_state, 0x2d, seen an odd number
+                                   of times); pd_unwind_step strips it */
 } pd_cfi_row;
 
 /* An object's call frame information: its sections' bytes and addresses
@@ -58,6 +100,13 @@ typedef struct pd_cfi {
     uint64_t eh_frame_hdr_addr;
     const unsigned char *debug_frame;   /* searched when .eh_frame has no FDE for a pc */
     size_t debug_frame_n;
+    const unsigned char *arm_exidx;     /* arm32: .ARM.exidx, searched when neither frame
+                                           section has an FDE for a pc; NULL: none */
+    size_t arm_exidx_n;
+    uint64_t arm_exidx_addr;
+    const unsigned char *arm_extab;     /* .ARM.extab, where .ARM.exidx entries point; NULL: none */
+    size_t arm_extab_n;
+    uint64_t arm_extab_addr;
     int big_endian;
     int addr_size;                      /* 4 or 8 */
 } pd_cfi;
@@ -86,10 +135,13 @@ typedef struct pd_unwind_stack {
 } pd_unwind_stack;
 
 /* One frame back: regs (the callee's) become the caller's by row. 1: done
-   (the caller's pc is regs->v[row->ra]); 0: the stack ends here (the
-   return address is undefined); -1: a rule cannot be followed (a register
-   not known, memory outside the stack copy, a malformed expression). */
-int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned sp_reg, const pd_unwind_stack *stack);
+   (the caller's pc, the return address, is regs->v[row->ra] and
+   regs->v[pc_reg]); 0: the stack ends here (the return address is
+   undefined, or has no rule where pc_reg is row->ra); -1: a rule cannot be
+   followed (a register not known, memory outside the stack copy, a
+   malformed expression). */
+int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned pc_reg, unsigned sp_reg,
+                   const pd_unwind_stack *stack);
 
 /* The rules for pc, from the object mapped there (the caller's lookup):
    1 found; 0 the object has none for pc; -1 no object there. */
@@ -100,16 +152,38 @@ typedef int (*pd_unwind_cfi_fn)(void *ctx, uint64_t pc, pd_cfi_row *row);
    last byte, which names the right line and function). At most max;
    returns how many. Stops where no rule is found or followed, at an
    undefined return address or 0, and where the stack pointer does not
-   grow (a loop). With PD_UNWIND_PERF, as perf 6.1 with libunwind: where an
-   object has no rules, a frame-pointer frame is guessed, and a guessed
-   return address of 0 is a last frame, 0 - 1 (stack->perf should be set). */
+   grow (a loop) -- but for one frame at a time whose return address is
+   still in a register (aarch64's and arm's leaf functions: their caller
+   may have the same stack pointer). With PD_UNWIND_PERF, as perf 6.1 with
+   libunwind: where an object has no rules, a frame-pointer frame is
+   guessed (x86-64), and a guessed return address of 0 is a last frame,
+   0 - 1 (stack->perf should be set). With PD_UNWIND_ARM, bit 0 of each
+   return address (the Thumb state) is cleared first. */
 size_t pd_unwind(const pd_unwind_regs *regs, unsigned pc_reg, unsigned sp_reg, const pd_unwind_stack *stack,
                  pd_unwind_cfi_fn fn, void *ctx, uint64_t *ips, size_t max, unsigned flags);
 #define PD_UNWIND_PERF 1u
+#define PD_UNWIND_ARM 2u
 
 /* perf's x86-64 sample registers (PERF_REG_X86_*) as DWARF registers. */
 void pd_unwind_regs_x86_64(const uint64_t *perf_regs, uint64_t perf_mask, pd_unwind_regs *out);
 #define PD_X86_64_SP 7
 #define PD_X86_64_RA 16
+
+/* perf's aarch64 sample registers (PERF_REG_ARM64_X0..X28, X29, LR, SP, PC:
+   0-32; perf_regs[i] is register i where bit i of perf_mask is set, as
+   for x86-64) as DWARF registers (x0-x30: 0-30, sp: 31, pc: 32). */
+void pd_unwind_regs_aarch64(const uint64_t *perf_regs, uint64_t perf_mask, pd_unwind_regs *out);
+#define PD_AARCH64_LR 30
+#define PD_AARCH64_SP 31
+#define PD_AARCH64_PC 32
+
+/* perf's arm32 sample registers (PERF_REG_ARM_R0..R10, FP, IP, SP, LR, PC:
+   0-15; also what an arm64 kernel records for a 32-bit task,
+   PERF_SAMPLE_REGS_ABI_32) as DWARF registers (r0-r15: 0-15); values cut
+   to 32 bits. */
+void pd_unwind_regs_arm(const uint64_t *perf_regs, uint64_t perf_mask, pd_unwind_regs *out);
+#define PD_ARM_SP 13
+#define PD_ARM_LR 14
+#define PD_ARM_PC 15
 
 #endif
