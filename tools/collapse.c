@@ -268,7 +268,7 @@ static const char *root_text(collapse_ctx *c, const char *comm, int32_t pid, int
 static int unwinds(const collapse_ctx *c, const perfdata_sample *s) { return pd_sym_unwinds(s, c->s->arch); }
 static size_t unwind(collapse_ctx *c, pd_thread *t, const perfdata_sample *s) {
     uint64_t ips[PD_MAX_STACK];
-    size_t n = pd_sym_unwind(&c->sym, &c->st, t, s, ips, PD_MAX_STACK), i, k, out = 0;
+    size_t n = pd_sym_unwind(&c->sym, &c->st, t, s, c->s->arch, ips, PD_MAX_STACK), i, k, out = 0;
     if (!c->unwound) c->unwound = alloc(PD_MAX_STACK * PD_SYM_INLINES_MAX, sizeof *c->unwound);
     for (i = 0; i < n; i++) {
         pd_sym_inline in[PD_SYM_INLINES_MAX];

@@ -743,6 +743,17 @@ static void load_cfi(pd_dso *d) {
             d->cfi.debug_frame_n = 0;
         }
     }
+    /* arm32's EHABI tables, where neither has an FDE */
+    if (pd_elf_section(d->elf, ".ARM.exidx", &d->cfi.arm_exidx, &d->cfi.arm_exidx_n, NULL) &&
+        !pd_elf_section_addr(d->elf, ".ARM.exidx", &d->cfi.arm_exidx_addr)) {
+        d->cfi.arm_exidx = NULL;
+        d->cfi.arm_exidx_n = 0;
+    }
+    if (pd_elf_section(d->elf, ".ARM.extab", &d->cfi.arm_extab, &d->cfi.arm_extab_n, NULL) &&
+        !pd_elf_section_addr(d->elf, ".ARM.extab", &d->cfi.arm_extab_addr)) {
+        d->cfi.arm_extab = NULL;
+        d->cfi.arm_extab_n = 0;
+    }
 }
 
 /* perf 6.1 (read_unwind_spec_eh_frame) places an object's unwind table by
@@ -955,10 +966,22 @@ int pd_sym_user_mapped(pd_state *st, pd_thread *t, uint64_t addr) {
 
 /* ------------------------------------------------------------- unwinding */
 
-int pd_sym_unwinds(const perfdata_sample *smp, const char *arch) {
-    return (smp->sample_type & PERFDATA_SAMPLE_REGS_USER) && (smp->sample_type & PERFDATA_SAMPLE_STACK_USER) &&
-           smp->regs_user.abi == 2 && smp->stack_user.n && arch && !strcmp(arch, "x86_64");
+/* the register set smp's user stack is unwound with: perf's ABI of the
+   registers (PERF_SAMPLE_REGS_ABI_32 1, _64 2) on the recording's
+   architecture (its uname -m); 0: none */
+enum { UNWIND_NONE, UNWIND_X86_64, UNWIND_AARCH64, UNWIND_ARM };
+static int unwind_kind(const perfdata_sample *smp, const char *arch) {
+    if (!(smp->sample_type & PERFDATA_SAMPLE_REGS_USER) || !(smp->sample_type & PERFDATA_SAMPLE_STACK_USER) ||
+        !smp->stack_user.n || !arch)
+        return UNWIND_NONE;
+    if (!strcmp(arch, "x86_64")) return smp->regs_user.abi == 2 ? UNWIND_X86_64 : UNWIND_NONE;
+    if (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64")) /* a 32-bit task's are arm's r0-r15 */
+        return smp->regs_user.abi == 2 ? UNWIND_AARCH64 : smp->regs_user.abi == 1 ? UNWIND_ARM : UNWIND_NONE;
+    if (!strncmp(arch, "arm", 3)) return smp->regs_user.abi == 1 ? UNWIND_ARM : UNWIND_NONE;
+    return UNWIND_NONE;
 }
+
+int pd_sym_unwinds(const perfdata_sample *smp, const char *arch) { return unwind_kind(smp, arch) != UNWIND_NONE; }
 
 typedef struct unwind_ctx { pd_symbolizer *s; pd_state *st; pd_thread *t; } unwind_ctx;
 static int unwind_mapped(void *ctx, uint64_t addr) {
@@ -970,27 +993,42 @@ static int unwind_cfi(void *ctx, uint64_t pc, pd_cfi_row *row) {
     return pd_sym_cfi(u->s, u->st, u->t, pc, row);
 }
 
-size_t pd_sym_unwind(pd_symbolizer *s, pd_state *st, pd_thread *t, const perfdata_sample *smp, uint64_t *ips,
-                     size_t max) {
-    uint64_t perf_regs[24];
+size_t pd_sym_unwind(pd_symbolizer *s, pd_state *st, pd_thread *t, const perfdata_sample *smp, const char *arch,
+                     uint64_t *ips, size_t max) {
+    uint64_t perf_regs[PD_CFI_REGS];
     pd_unwind_regs regs;
     pd_unwind_stack stack;
     unwind_ctx u;
-    unsigned i;
-    if (!pd_sym_can_unwind(s, t)) return 0;
-    for (i = 0; i < 24; i++) perf_regs[i] = perfdata_regs_get(&smp->regs_user, i, NULL);
-    pd_unwind_regs_x86_64(perf_regs, smp->regs_user.mask, &regs);
-    if (!((regs.valid >> PD_X86_64_SP) & 1)) return 0;
+    unsigned i, pc_reg, sp_reg, flags = PD_UNWIND_PERF;
+    int kind = unwind_kind(smp, arch);
+    if (kind == UNWIND_NONE || !pd_sym_can_unwind(s, t)) return 0;
+    for (i = 0; i < PD_CFI_REGS; i++) perf_regs[i] = perfdata_regs_get(&smp->regs_user, i, NULL);
+    stack.addr_size = 8;
+    if (kind == UNWIND_X86_64) {
+        pd_unwind_regs_x86_64(perf_regs, smp->regs_user.mask, &regs);
+        pc_reg = PD_X86_64_RA;
+        sp_reg = PD_X86_64_SP;
+    } else if (kind == UNWIND_AARCH64) {
+        pd_unwind_regs_aarch64(perf_regs, smp->regs_user.mask, &regs);
+        pc_reg = PD_AARCH64_PC;
+        sp_reg = PD_AARCH64_SP;
+    } else {
+        pd_unwind_regs_arm(perf_regs, smp->regs_user.mask, &regs);
+        pc_reg = PD_ARM_PC;
+        sp_reg = PD_ARM_SP;
+        stack.addr_size = 4;
+        flags |= PD_UNWIND_ARM;
+    }
+    if (!((regs.valid >> sp_reg) & 1) || !((regs.valid >> pc_reg) & 1)) return 0;
     stack.p = smp->stack_user.p;
     stack.n = smp->stack_user.n;
-    stack.sp = regs.v[PD_X86_64_SP];
+    stack.sp = regs.v[sp_reg];
     stack.big_endian = smp->callchain.big_endian;
-    stack.addr_size = 8;
     stack.perf = 1;
     stack.mapped = unwind_mapped;
     stack.ctx = &u;
     u.s = s;
     u.st = st;
     u.t = t;
-    return pd_unwind(&regs, PD_X86_64_RA, PD_X86_64_SP, &stack, unwind_cfi, &u, ips, max, PD_UNWIND_PERF);
+    return pd_unwind(&regs, pc_reg, sp_reg, &stack, unwind_cfi, &u, ips, max, flags);
 }

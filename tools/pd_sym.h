@@ -115,16 +115,17 @@ int pd_sym_user_mapped(pd_state *st, pd_thread *t, uint64_t addr);
 
 /* Whether sample smp of a profile recorded on arch (perf's HEADER_ARCH)
    carries a user stack pd_sym_unwind unwinds: user registers and a stack
-   copy (perf record --call-graph dwarf), x86-64. */
+   copy (perf record --call-graph dwarf) of x86-64, aarch64 or arm32 (on
+   arm or, a 32-bit task, on aarch64). */
 int pd_sym_unwinds(const perfdata_sample *smp, const char *arch);
 /* smp's user frames, unwound from its registers and stack copy as perf
    6.1 unwinds them (pd_unwind with PD_UNWIND_PERF, the objects' CFI placed
    by pd_sym_cfi, perf's reads past the copy), into ips: the sampled pc,
    then each caller's return address - 1; at most max; how many. 0 where
    perf unwinds nothing (pd_sym_can_unwind) or the stack pointer is not
-   sampled. Call only where pd_sym_unwinds says so. */
-size_t pd_sym_unwind(pd_symbolizer *s, pd_state *st, pd_thread *t, const perfdata_sample *smp, uint64_t *ips,
-                     size_t max);
+   sampled. */
+size_t pd_sym_unwind(pd_symbolizer *s, pd_state *st, pd_thread *t, const perfdata_sample *smp, const char *arch,
+                     uint64_t *ips, size_t max);
 
 struct pd_cfi_row;
 /* The call frame rules (pd_unwind.h) at user address pc of thread t, by

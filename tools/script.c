@@ -767,7 +767,7 @@ static uint64_t chain_hash(const unsigned char *p, size_t n) {
 static int unwinds(const script_ctx *c, const perfdata_sample *s) { return pd_sym_unwinds(s, c->s->arch); }
 static void put_unwound(script_ctx *c, unsigned fields, pd_thread *t, const perfdata_sample *s) {
     uint64_t ips[PD_UNWIND_MAX], stamp[2];
-    size_t n = pd_sym_unwind(&c->sym, &c->st, t, s, ips, PD_UNWIND_MAX), i;
+    size_t n = pd_sym_unwind(&c->sym, &c->st, t, s, c->s->arch, ips, PD_UNWIND_MAX), i;
     pd_state_stamp(&c->st, t, PERFDATA_MISC_USER, stamp);
     /* with perf's inlined frames (its --inline, on by default) */
     for (i = 0; i < n; i++) put_frame_text(c, fields, resolve_frame_in(c, t, PERFDATA_MISC_USER, stamp, ips[i]), 2);
