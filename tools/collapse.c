@@ -64,7 +64,7 @@ typedef struct collapse_ctx {
     size_t capkey;
     frame_cache *cache;
     uint64_t key_seed;           /* keys the caches' slots (the hash seed's second half) */
-    uint64_t dwarf_samples;      /* samples with a user stack dump not unwound (not x86-64) */
+    uint64_t dwarf_samples;      /* samples with a user stack dump of an architecture not unwound */
     const char **unwound;        /* a sample's unwound user frames */
     /* root text by (interned comm, pid): snprintf and tidying once each */
     struct { const char *comm, *root; int32_t pid; } roots[256];
@@ -262,7 +262,7 @@ static const char *root_text(collapse_ctx *c, const char *comm, int32_t pid, int
     return c->roots[slot].root;
 }
 
-/* --call-graph dwarf (x86-64): the user frames unwound from the sample's
+/* --call-graph dwarf: the user frames unwound from the sample's
    registers and stack copy, with perf's inlined frames, innermost first,
    as frames in c->unwound; how many */
 static int unwinds(const collapse_ctx *c, const perfdata_sample *s) { return pd_sym_unwinds(s, c->s->arch); }
@@ -535,7 +535,7 @@ int pd_cmd_collapse(int argc, char **argv) {
     print_stacks(&c);
     if (c.dwarf_samples)
         fprintf(stderr, "perfdata: %s: %llu samples carry a user stack dump (--call-graph dwarf) of an architecture not "
-                        "unwound yet (x86-64 is), so their user frames are the sampled ip and any frame-pointer chain "
+                        "unwound (x86-64, aarch64 and arm are), so their user frames are the sampled ip and any frame-pointer chain "
                         "only\n",
                 path, (unsigned long long)c.dwarf_samples);
     rc = pd_session_finish(&s, rc);

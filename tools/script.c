@@ -125,6 +125,7 @@ typedef struct script_ctx {
     unsigned show;
     int ns;                    /* --ns */
     int no_callchain;          /* -G */
+    uint64_t dwarf_samples;    /* samples with a user stack dump of an architecture not unwound */
     int use_callchain;         /* perf's symbol_conf.use_callchain */
     int prepared;              /* fields checked against the events */
     int stat, auxtrace;        /* the file has the STAT or AUXTRACE feature (a pipe: its record) */
@@ -783,6 +784,7 @@ static void put_callchain(script_ctx *c, unsigned fields, pd_thread *t, unsigned
         put_unwound(c, fields, t, s);
         return;
     }
+    if ((s->sample_type & PERFDATA_SAMPLE_STACK_USER) && s->stack_user.n) c->dwarf_samples++;
     if (!s->callchain.count || s->callchain.count > CHAIN_CACHED_MAX || cpumode == PERFDATA_MISC_GUEST_KERNEL ||
         cpumode == PERFDATA_MISC_GUEST_USER) {
         put_callchain_frames(c, fields, t, cpumode, s);
@@ -1574,6 +1576,11 @@ int pd_cmd_script(int argc, char **argv) {
         if (s.file->events[i].attr.type == 2 && (c.tp_filter || c.have_tracing)) tp_format(&c, (long)i);
     rc = c.failed ? PD_EXIT_OK : pd_session_walk_ordered(&s, on_record, &c);
     flush_out(&c);
+    if (c.dwarf_samples)
+        fprintf(stderr, "perfdata: %s: %llu samples carry a user stack dump (--call-graph dwarf) of an architecture not "
+                        "unwound (x86-64, aarch64 and arm are), so their user frames are only those the kernel "
+                        "recorded\n",
+                path, (unsigned long long)c.dwarf_samples);
     if (c.failed && rc == PD_EXIT_OK) rc = c.failed == PD_EXIT_USAGE ? PD_EXIT_USAGE : PD_EXIT_ERROR;
     rc = pd_session_finish(&s, rc);
     for (i = 0; i < c.ntp_ids; i++) { /* the compiled formats and filters, each once */
