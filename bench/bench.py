@@ -192,6 +192,38 @@ def zstd_rows(a):
     return rows
 
 
+FRAME_ADDR = re.compile(r'^\t\s*([0-9a-f]+) ')
+
+
+def samples_of(path):
+    """perf script's output as a list of samples, each its lines."""
+    with open(path, 'rb') as f:
+        return [b.split(b'\n') for b in f.read().split(b'\n\n') if b.strip()]
+
+
+def parity(path):
+    """`perfdata script` against `perf script` on one input, sample by
+    sample: (samples, byte-identical, same frame addresses), or None."""
+    work = os.path.join(ROOT, 'build', 'bench-parity')
+    os.makedirs(work, exist_ok=True)
+    outs = []
+    for who, cmd in (('perf', ['perf', 'script', '-i', path]), ('ours', [PERFDATA, 'script', path])):
+        out = os.path.join(work, who + '.txt')
+        with open(out, 'wb') as f:
+            if subprocess.run(cmd, stdout=f, stderr=subprocess.DEVNULL).returncode != 0:
+                return None
+        outs.append(samples_of(out))
+    theirs, ours = outs
+    if len(theirs) != len(ours) or not theirs:
+        return len(theirs), 0, 0
+    same = sum(1 for a, b in zip(theirs, ours) if a == b)
+    addrs = sum(1 for a, b in zip(theirs, ours)
+                if a[0] == b[0] and [FRAME_ADDR.match(x.decode('latin-1')).group(1) for x in a[1:] if
+                                     FRAME_ADDR.match(x.decode('latin-1'))] ==
+                [FRAME_ADDR.match(x.decode('latin-1')).group(1) for x in b[1:] if FRAME_ADDR.match(x.decode('latin-1'))])
+    return len(theirs), same, addrs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--runs', type=int, default=5)
@@ -218,6 +250,7 @@ def main():
               ('tracepoints-g.data', max(1, a.mb // 10), ['-a', '-g', '-e', 'kmem:kmalloc', '-e', 'kmem:kfree',
                                                           '-e', 'kmem:kmem_cache_alloc', '-e', 'sched:sched_switch'])]
     rows = []
+    parities = []
     for name, mb, args in inputs:
         path = os.path.join(DATA, name)
         if shutil.which('perf'):
@@ -268,10 +301,13 @@ def main():
                 row.update(perf=pt, perf_rss=prss, speedup=pt / t if t else 0, rss_ratio=prss / rss if rss else 0)
             rows.append(row)
             print(row, flush=True)
-    write_results(rows, zstd_rows(a), a)
+        if have_perf:
+            parities.append((name, parity(path)))
+            print(parities[-1], flush=True)
+    write_results(rows, zstd_rows(a), a, parities)
 
 
-def write_results(rows, zrows, a):
+def write_results(rows, zrows, a, parities=()):
     head = '| input | size | records | command | time | MB/s | records/s | peak RSS | x floor | perf | perf RSS | perf / ours | perf RSS / ours |'
     rule = '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|'
     if a.before:
@@ -317,6 +353,18 @@ def write_results(rows, zrows, a):
     if ratios:
         lines += ['', 'Source lines: `report --sort srcline` over `report --sort sym` (target: at most 2x): ' +
                   ', '.join(ratios) + '.']
+    if parities:
+        lines += ['', 'Every sample compared: `perfdata script` against `perf script` (default fields, call chains '
+                  'included; on dwarf.data the unwound stacks with their inlined frames), sample by sample: '
+                  'byte-identical, and with the same frame addresses.', '',
+                  '| input | samples | identical | same frames |', '|---|---:|---:|---:|']
+        for name, res in parities:
+            if res is None:
+                lines.append(f'| {name} | (a command failed) | | |')
+                continue
+            n, same, addrs = res
+            lines.append(f'| {name} | {n} | {same} ({100 * same / n if n else 0:.2f}%) | '
+                         f'{addrs} ({100 * addrs / n if n else 0:.2f}%) |')
     if zrows:
         lines += ['', '## zstd decoder', '',
                   'The header\'s decoder (`bench/unzstd.c`, streaming into a 1 MiB buffer) against `zstd -d -c >/dev/null` '
