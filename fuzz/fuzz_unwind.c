@@ -41,13 +41,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_ctx f;
     size_t k, i, n;
     int big, a8, mode, perf;
-    for (mode = 0; mode < 4; mode++) {
+    static pd_cfi_fde index[4096];
+    for (mode = 0; mode < 5; mode++) {
         for (big = 0; big < 2; big++) {
             for (a8 = 0; a8 < 2; a8++) {
                 memset(&c, 0, sizeof c);
                 c.big_endian = big;
                 c.addr_size = a8 ? 8 : 4;
-                if (mode == 0 || mode == 1) {
+                if (mode == 0 || mode == 1 || mode == 4) {
                     c.eh_frame = data;
                     c.eh_frame_n = size;
                     c.eh_frame_addr = 0x1000;
@@ -57,9 +58,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     c.eh_frame_hdr_n = size;
                     c.eh_frame_hdr_addr = 0x800;
                 }
-                if (mode == 2) {
+                if (mode == 2 || mode == 4) {
                     c.debug_frame = data;
                     c.debug_frame_n = size;
+                }
+                if (mode == 4) { /* both, through the FDE index (when it fits) */
+                    size_t have = pd_cfi_index(&c, index, sizeof index / sizeof index[0]);
+                    if (have <= sizeof index / sizeof index[0]) {
+                        for (i = 0; i + 1 < have; i++)
+                            if (index[i].start > index[i + 1].start || index[i].end <= index[i].start) abort();
+                        c.index = index;
+                        c.index_n = have;
+                    }
                 }
                 if (mode == 3) {
                     c.arm_exidx = data;

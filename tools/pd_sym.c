@@ -39,6 +39,7 @@ typedef struct pd_dso {
     /* call frame information, read on first use */
     int cfi_tried;
     pd_cfi cfi;                     /* all NULL: none */
+    pd_cfi_fde *cfi_index;          /* cfi.index: its FDEs by pc, where .eh_frame_hdr is not enough */
 } pd_dso;
 
 struct pd_unwindable { const pd_maps *maps; uint64_t gen; int ok; };
@@ -125,6 +126,7 @@ void pd_sym_free(pd_symbolizer *s) {
     for (i = 0; i < s->ndsos; i++) {
         if (s->dsos[i].symelf != s->dsos[i].elf) pd_elf_close(s->dsos[i].symelf);
         pd_elf_close(s->dsos[i].elf);
+        free(s->dsos[i].cfi_index);
         pd_dwarf_close(s->dsos[i].dwarf); /* before the line tables it borrows */
         pd_dwarf_lines_free(s->dsos[i].lines);
         free(s->dsos[i].a2l_seen);
@@ -753,6 +755,16 @@ static void load_cfi(pd_dso *d) {
         !pd_elf_section_addr(d->elf, ".ARM.extab", &d->cfi.arm_extab_addr)) {
         d->cfi.arm_extab = NULL;
         d->cfi.arm_extab_n = 0;
+    }
+    /* FDEs with no search table (.debug_frame, .eh_frame without its
+       header) are indexed once: a lookup is then a binary search */
+    if ((d->cfi.eh_frame && !d->cfi.eh_frame_hdr) || d->cfi.debug_frame) {
+        size_t n = pd_cfi_index(&d->cfi, NULL, 0);
+        if (n && (d->cfi_index = (pd_cfi_fde *)malloc(n * sizeof *d->cfi_index)) != NULL &&
+            pd_cfi_index(&d->cfi, d->cfi_index, n) == n) {
+            d->cfi.index = d->cfi_index;
+            d->cfi.index_n = n;
+        }
     }
 }
 

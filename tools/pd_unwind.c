@@ -11,6 +11,7 @@
 /* bounds on the work a file may ask for */
 #define CFI_MAX_INSNS 100000        /* CFA instructions run for one pc */
 #define CFI_MAX_SCAN 200000         /* FDEs looked at without a search table */
+#define CFI_INDEX_BACK 64           /* index entries looked at below a pc (FDEs that overlap) */
 #define CFI_STATE_DEPTH 8           /* DW_CFA_remember_state nesting */
 #define EXPR_MAX_STEPS 1000
 #define EXPR_STACK 64
@@ -353,14 +354,12 @@ static int entry_at(const unsigned char *sec, size_t n, size_t off, int big, int
     return 1;
 }
 
-/* The FDE of .eh_frame (eh) or .debug_frame at off, if it covers pc. */
-static int try_fde(const unsigned char *sec, size_t n, uint64_t sec_addr, size_t off, int big, int addr_size, int eh,
-                   uint64_t pc, pd_cfi_row *row) {
+/* The entry of .eh_frame (eh) or .debug_frame at off: 1 an FDE, with its
+   CIE, pc range and r at its augmentation data; 0 a CIE; -1 malformed. */
+static int fde_head(const unsigned char *sec, size_t n, uint64_t sec_addr, size_t off, int big, int addr_size, int eh,
+                    cie *c, uint64_t *start, uint64_t *range, rd *r) {
     entry e, ce;
-    cie c;
     size_t cie_off;
-    rd r;
-    uint64_t start, range;
     if (!entry_at(sec, n, off, big, eh, &e)) return -1;
     if (eh ? e.id == 0 : (e.id == 0xffffffffu || e.id == ~(uint64_t)0)) return 0; /* a CIE */
     if (eh) {
@@ -373,10 +372,21 @@ static int try_fde(const unsigned char *sec, size_t n, uint64_t sec_addr, size_t
     }
     if (!entry_at(sec, n, cie_off, big, eh, &ce) || (eh ? ce.id != 0 : (ce.id != 0xffffffffu && ce.id != ~(uint64_t)0)))
         return -1;
-    if (!read_cie(ce.after_id, ce.end, sec, sec_addr, big, addr_size, eh, &c)) return -1;
-    r.p = e.after_id; r.end = e.end; r.base = sec; r.base_addr = sec_addr; r.big = big; r.bad = 0;
-    if (!rd_ptr(&r, eh ? c.fde_enc : 0, addr_size, 0, &start)) return -1;
-    if (!rd_ptr(&r, eh ? (c.fde_enc & 0x0f) : 0, addr_size, 0, &range)) return -1;
+    if (!read_cie(ce.after_id, ce.end, sec, sec_addr, big, addr_size, eh, c)) return -1;
+    r->p = e.after_id; r->end = e.end; r->base = sec; r->base_addr = sec_addr; r->big = big; r->bad = 0;
+    if (!rd_ptr(r, eh ? c->fde_enc : 0, addr_size, 0, start)) return -1;
+    if (!rd_ptr(r, eh ? (c->fde_enc & 0x0f) : 0, addr_size, 0, range)) return -1;
+    return 1;
+}
+
+/* The FDE of .eh_frame (eh) or .debug_frame at off, if it covers pc. */
+static int try_fde(const unsigned char *sec, size_t n, uint64_t sec_addr, size_t off, int big, int addr_size, int eh,
+                   uint64_t pc, pd_cfi_row *row) {
+    cie c;
+    rd r;
+    uint64_t start, range;
+    int rc = fde_head(sec, n, sec_addr, off, big, addr_size, eh, &c, &start, &range, &r);
+    if (rc <= 0) return rc;
     if (pc < start || pc - start >= range) return 0;
     if (c.has_z) {
         uint64_t len = rd_uleb(&r);
@@ -444,6 +454,94 @@ static int scan(const unsigned char *sec, size_t n, uint64_t addr, int big, int 
         off = (size_t)(e.end - sec);
     }
     return 0;
+}
+
+/* -------------------------------------------------------- the FDE index */
+
+static size_t index_section(const unsigned char *sec, size_t n, uint64_t addr, int big, int addr_size, int eh,
+                            pd_cfi_fde *out, size_t max, size_t have) {
+    size_t off = 0, k;
+    for (k = 0; off < n && k < CFI_MAX_SCAN; k++) {
+        entry e;
+        cie c;
+        rd r;
+        uint64_t start, range;
+        if (!entry_at(sec, n, off, big, eh, &e)) break;
+        if (fde_head(sec, n, addr, off, big, addr_size, eh, &c, &start, &range, &r) == 1 && range &&
+            range <= ~(uint64_t)0 - start) {
+            if (have < max) {
+                out[have].start = start;
+                out[have].end = start + range;
+                out[have].reach = 0;
+                out[have].off = off;
+                out[have].debug = !eh;
+            }
+            have++;
+        }
+        off = (size_t)(e.end - sec);
+    }
+    return have;
+}
+
+static int fde_before(const pd_cfi_fde *a, const pd_cfi_fde *b) {
+    if (a->start != b->start) return a->start < b->start;
+    if (a->debug != b->debug) return a->debug < b->debug;
+    return a->off < b->off;
+}
+
+static void sift(pd_cfi_fde *v, size_t root, size_t n) {
+    for (;;) {
+        size_t child = 2 * root + 1;
+        pd_cfi_fde t;
+        if (child >= n) return;
+        if (child + 1 < n && fde_before(&v[child], &v[child + 1])) child++;
+        if (!fde_before(&v[root], &v[child])) return;
+        t = v[root]; v[root] = v[child]; v[child] = t;
+        root = child;
+    }
+}
+
+size_t pd_cfi_index(const pd_cfi *c, pd_cfi_fde *out, size_t max) {
+    size_t n = 0, i, k;
+    uint64_t reach = 0;
+    if (c->eh_frame && c->eh_frame_n)
+        n = index_section(c->eh_frame, c->eh_frame_n, c->eh_frame_addr, c->big_endian, c->addr_size, 1, out, max, n);
+    if (c->debug_frame && c->debug_frame_n)
+        n = index_section(c->debug_frame, c->debug_frame_n, 0, c->big_endian, c->addr_size, 0, out, max, n);
+    if (n > max) return n;
+    for (i = n / 2; i-- > 0;) sift(out, i, n); /* heap sort: no library, n log n */
+    for (k = n; k > 1; k--) {
+        pd_cfi_fde t = out[0];
+        out[0] = out[k - 1];
+        out[k - 1] = t;
+        sift(out, 0, k - 1);
+    }
+    for (i = 0; i < n; i++) {
+        if (out[i].end > reach) reach = out[i].end;
+        out[i].reach = reach;
+    }
+    return n;
+}
+
+/* The first FDE of a section (debug: .debug_frame) in the index that
+   covers pc, as a scan in section order finds it; its row. */
+static int from_index(const pd_cfi *c, int debug, uint64_t pc, pd_cfi_row *row) {
+    size_t lo = 0, hi = c->index_n, k, best = (size_t)-1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->index[mid].start <= pc) lo = mid + 1; else hi = mid;
+    }
+    for (k = lo; k-- > 0 && lo - k <= CFI_INDEX_BACK;) {
+        const pd_cfi_fde *f = &c->index[k];
+        if (f->reach <= pc) break;
+        if (f->debug == (unsigned char)debug && pc < f->end && (best == (size_t)-1 || f->off < c->index[best].off))
+            best = k;
+    }
+    if (best == (size_t)-1) return 0;
+    return debug ? try_fde(c->debug_frame, c->debug_frame_n, 0, (size_t)c->index[best].off, c->big_endian,
+                           c->addr_size, 0, pc, row)
+                 : try_fde(c->eh_frame, c->eh_frame_n, c->eh_frame_addr, (size_t)c->index[best].off, c->big_endian,
+                           c->addr_size, 1, pc, row);
 }
 
 /* ------------------------------------------------------------ arm EHABI */
@@ -636,10 +734,13 @@ int pd_cfi_find(const pd_cfi *c, uint64_t pc, pd_cfi_row *row) {
     int rc = 0;
     if (c->eh_frame && c->eh_frame_n) {
         rc = c->eh_frame_hdr && c->eh_frame_hdr_n ? from_hdr(c, pc, row) : -2;
-        if (rc == -2) rc = scan(c->eh_frame, c->eh_frame_n, c->eh_frame_addr, c->big_endian, c->addr_size, 1, pc, row);
+        if (rc == -2)
+            rc = c->index ? from_index(c, 0, pc, row)
+                          : scan(c->eh_frame, c->eh_frame_n, c->eh_frame_addr, c->big_endian, c->addr_size, 1, pc, row);
     }
     if (rc == 0 && c->debug_frame && c->debug_frame_n)
-        rc = scan(c->debug_frame, c->debug_frame_n, 0, c->big_endian, c->addr_size, 0, pc, row);
+        rc = c->index ? from_index(c, 1, pc, row)
+                      : scan(c->debug_frame, c->debug_frame_n, 0, c->big_endian, c->addr_size, 0, pc, row);
     if (rc == 0 && c->arm_exidx && c->arm_exidx_n) rc = from_exidx(c, pc, row);
     return rc;
 }

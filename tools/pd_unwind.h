@@ -89,6 +89,14 @@ typedef struct pd_cfi_row {
                                    of times); pd_unwind_step strips it */
 } pd_cfi_row;
 
+/* An FDE's place in an object's index (pd_cfi_index). */
+typedef struct pd_cfi_fde {
+    uint64_t start, end;        /* the pc range it covers */
+    uint64_t reach;             /* the greatest end up to it in the index */
+    uint64_t off;               /* its offset in its section */
+    unsigned char debug;        /* 1: .debug_frame's, 0: .eh_frame's */
+} pd_cfi_fde;
+
 /* An object's call frame information: its sections' bytes and addresses
    (ELF virtual addresses, for pc-relative and data-relative pointers). */
 typedef struct pd_cfi {
@@ -107,9 +115,21 @@ typedef struct pd_cfi {
     const unsigned char *arm_extab;     /* .ARM.extab, where .ARM.exidx entries point; NULL: none */
     size_t arm_extab_n;
     uint64_t arm_extab_addr;
+    const pd_cfi_fde *index;            /* pd_cfi_index's, or NULL: without .eh_frame_hdr (and for
+                                           .debug_frame) each lookup reads the FDEs in turn */
+    size_t index_n;
     int big_endian;
     int addr_size;                      /* 4 or 8 */
 } pd_cfi;
+
+/* The FDEs of c's .eh_frame and .debug_frame (their first 200000 each),
+   sorted by pc into out (at most max of them, caller memory): how many
+   there are. When that is more than max, out is not sorted: ask again
+   with room for all. With it as c->index, a lookup that has no
+   .eh_frame_hdr to search costs a binary search, not a pass over the
+   section (the first FDE in section order that covers a pc still wins,
+   among those starting up to 64 entries below it). */
+size_t pd_cfi_index(const pd_cfi *c, pd_cfi_fde *out, size_t max);
 
 /* 1 and *row: the rules at pc; 0: no FDE covers pc; -1: the FDE that
    covers it is malformed (or its instructions take more than a bound). */
