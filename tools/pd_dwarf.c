@@ -1109,15 +1109,16 @@ static int walk_unit(struct pd_dwarf *d, size_t i) {
     u = &d->cus[i];
     u->scope_first = first;
     u->scope_n = d->nscopes - first;
-    sort_scopes(d->scopes + first, u->scope_n);
+    if (u->scope_n) sort_scopes(d->scopes + first, u->scope_n);
     return 1;
 }
 
 /* the deepest of scopes[first..+n] holding addr, or NULL */
 static const scope *deepest_in(const struct pd_dwarf *d, size_t first, size_t n, uint64_t addr) {
-    const scope *v = d->scopes + first, *best = NULL;
+    const scope *v, *best = NULL;
     size_t lo = 0, hi = n, k;
     if (!n) return NULL;
+    v = d->scopes + first;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (v[mid].low <= addr) lo = mid + 1; else hi = mid;
@@ -1266,14 +1267,14 @@ struct pd_dwarf *pd_dwarf_open_lines(const struct pd_elf *elf, pd_dwarf_lines *l
             }
         }
     }
-    sort_scopes(d->unit_ranges, d->nunit_ranges);
+    if (d->nunit_ranges) sort_scopes(d->unit_ranges, d->nunit_ranges);
     d->every_first = d->nscopes;
     for (i = 0; i < d->neverywhere; i++) {
         d->cus[d->everywhere[i]].walked = 1;
         if (!walk_cu(d, &d->cus[d->everywhere[i]])) goto nomem;
     }
     d->every_n = d->nscopes - d->every_first;
-    sort_scopes(d->scopes + d->every_first, d->every_n);
+    if (d->every_n) sort_scopes(d->scopes + d->every_first, d->every_n);
     return d;
 nomem:
     pd_dwarf_close(d);
