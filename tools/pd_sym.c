@@ -138,6 +138,7 @@ void pd_sym_free(pd_symbolizer *s) {
     free(s->unwindable);
     free(s->cfi_bases);
     free(s->inline_names);
+    free(s->inline_scratch);
     free(s->dsos);
     free(s->dso_slots);
     free(s->demangled);
@@ -848,7 +849,7 @@ static const char *place_text(pd_symbolizer *s, const pd_dwarf_where *w) {
 }
 
 static size_t inlines_of(pd_symbolizer *s, pd_dso *d, const pd_resolved *r, pd_sym_inline *out, size_t max) {
-    pd_dwarf_frame fr[PD_SYM_INLINES_MAX];
+    pd_dwarf_frame *fr;
     size_t n, i, nent;
     const char *first = pd_sym_srcline(s, r);
     /* perf lists what addr2line -i gives: nothing where it knows nothing */
@@ -858,6 +859,10 @@ static size_t inlines_of(pd_symbolizer *s, pd_dso *d, const pd_resolved *r, pd_s
         if (!d->lines_tried) load_lines(s, d);
         d->dwarf = pd_dwarf_open_lines(d->lines_elf ? d->lines_elf : d->symelf, d->lines, NULL);
     }
+    if (!s->inline_scratch &&
+        !(s->inline_scratch = (pd_dwarf_frame *)malloc(PD_SYM_INLINES_MAX * sizeof *s->inline_scratch)))
+        pd_nomem();
+    fr = s->inline_scratch;
     n = d->dwarf ? pd_dwarf_frames(d->dwarf, r->vaddr, fr, max < PD_SYM_INLINES_MAX ? max : PD_SYM_INLINES_MAX) : 0;
     if (!n || !fr[0].name) { /* addr2line names the function by the symbol table */
         out[0].name = r->sym;

@@ -43,6 +43,7 @@ typedef struct pd_symbolizer {
     struct pd_cfi_base *cfi_bases;  /* where perf places an object's unwind table, by address space */
     size_t ninlines, capinlines;
     struct pd_sym_inline *inline_names; /* their names and places */
+    struct pd_dwarf_frame *inline_scratch; /* PD_SYM_INLINES_MAX of them: an address's, as read */
     size_t ninline_names, capinline_names;
     int partial;                    /* something was left out and said on stderr (malformed
                                        line tables): the command exits non-zero */
@@ -100,8 +101,9 @@ int pd_sym_source(pd_symbolizer *s, size_t dso_index, uint64_t vaddr, char *file
    shows it (demangled, binutils' naming rules) with its place
    ("file:line"; a caller's: its call site; "??:0" without lines);
    interned. 0 where addr2line knows nothing. perf prints an entry whose
-   name is not the symbol's as "NAME+0xOFF (inlined)". */
-#define PD_SYM_INLINES_MAX 32
+   name is not the symbol's as "NAME+0xOFF (inlined)". At most perf's
+   bound: the first record and MAX_INLINE_NEST (1024) more. */
+#define PD_SYM_INLINES_MAX 1025
 typedef struct pd_sym_inline { const char *name, *srcline; } pd_sym_inline;
 size_t pd_sym_inlines(pd_symbolizer *s, const pd_resolved *r, pd_sym_inline *out, size_t max);
 
