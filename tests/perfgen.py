@@ -26,7 +26,7 @@ import struct
 SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_ADDR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
 SAMPLE_READ, SAMPLE_CALLCHAIN, SAMPLE_ID, SAMPLE_CPU = 1 << 4, 1 << 5, 1 << 6, 1 << 7
 SAMPLE_PERIOD, SAMPLE_STREAM_ID, SAMPLE_RAW = 1 << 8, 1 << 9, 1 << 10
-SAMPLE_BRANCH_STACK, SAMPLE_IDENTIFIER = 1 << 11, 1 << 16
+SAMPLE_BRANCH_STACK, SAMPLE_REGS_USER, SAMPLE_STACK_USER, SAMPLE_IDENTIFIER = 1 << 11, 1 << 12, 1 << 13, 1 << 16
 # read_format bits
 FORMAT_TOTAL_TIME_ENABLED, FORMAT_TOTAL_TIME_RUNNING, FORMAT_ID, FORMAT_GROUP = 1, 2, 4, 8
 # branch_sample_type bits the sample layout depends on
@@ -34,13 +34,16 @@ BRANCH_ANY, BRANCH_HW_INDEX = 1 << 3, 1 << 17
 # attr.flags bits
 FLAG_DISABLED, FLAG_INHERIT, FLAG_MMAP, FLAG_COMM = 1 << 0, 1 << 1, 1 << 8, 1 << 9
 FLAG_FREQ, FLAG_SAMPLE_ID_ALL, FLAG_MMAP2, FLAG_COMM_EXEC = 1 << 10, 1 << 18, 1 << 23, 1 << 24
+FLAG_EXCLUDE_CALLCHAIN_USER = 1 << 22
 # record types
 MMAP, LOST, COMM, EXIT, FORK, SAMPLE, MMAP2, KSYMBOL = 1, 2, 3, 4, 7, 9, 10, 17
 HEADER_ATTR, FINISHED_ROUND, ID_INDEX, THREAD_MAP, CPU_MAP = 64, 68, 69, 73, 74
 EVENT_UPDATE, HEADER_FEATURE = 78, 80
 COMPRESSED, COMPRESSED2 = 81, 83
-# misc cpumode
-MISC_KERNEL, MISC_USER = 1, 2
+# misc cpumode, and MMAP/MMAP2's bit for a mapping that is not executable
+MISC_KERNEL, MISC_USER, MISC_MMAP_DATA = 1, 2, 1 << 13
+# regs_user.abi (PERF_SAMPLE_REGS_ABI_*)
+REGS_ABI_NONE, REGS_ABI_32, REGS_ABI_64 = 0, 1, 2
 # feature ids (enum HEADER_* of tools/perf/util/header.h)
 FEAT_TRACING_DATA, FEAT_BUILD_ID, FEAT_HOSTNAME, FEAT_OSRELEASE, FEAT_VERSION = 1, 2, 3, 4, 5
 FEAT_ARCH, FEAT_NRCPUS, FEAT_CPUDESC, FEAT_CPUID, FEAT_TOTAL_MEM, FEAT_CMDLINE = 6, 7, 8, 9, 10, 11
@@ -64,12 +67,15 @@ class Attr:
 
     def __init__(self, type=1, config=0, sample_type=SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_PERIOD,
                  read_format=0, flags=FLAG_SAMPLE_ID_ALL | FLAG_MMAP | FLAG_COMM | FLAG_MMAP2, period=4000,
-                 ids=(), size=128, branch_sample_type=0, share_ids=None):
+                 ids=(), size=128, branch_sample_type=0, share_ids=None, sample_regs_user=0,
+                 sample_stack_user=0):
         self.type, self.config, self.sample_type = type, config, sample_type
         self.read_format, self.flags, self.period = read_format, flags, period
         self.ids, self.size = list(ids), size
         self.branch_sample_type = branch_sample_type  # at offset 72 (attr size 80 and up)
         self.share_ids = share_ids    # file mode: index of the attr whose id array this one uses
+        self.sample_regs_user = sample_regs_user    # at offset 80 (attr size 96 and up)
+        self.sample_stack_user = sample_stack_user  # u32 at offset 88
 
     def to_bytes(self, e):
         b = bytearray(max(self.size, 64))
@@ -83,6 +89,8 @@ class Attr:
             b[40 + i] = int('{:08b}'.format(byte)[::-1], 2) if e == '>' else byte
         if self.size >= 80:
             struct.pack_into(e + 'Q', b, 72, self.branch_sample_type)
+        if self.size >= 96:
+            struct.pack_into(e + 'QI', b, 80, self.sample_regs_user, self.sample_stack_user)
         return bytes(b[:self.size])
 
 
@@ -160,11 +168,17 @@ class Perf:
         return self.raw(KSYMBOL, body + self.trailer(0, 0, time))
 
     def sample(self, ip=0, pid=0, tid=0, time=0, period=1, callchain=None, id=None, cpu=0, addr=0,
-               raw_data=None, misc=MISC_USER, attr=0, read=None, branches=None):
+               raw_data=None, misc=MISC_USER, attr=0, read=None, branches=None, regs_user=None,
+               stack_user=None):
         """read: (value, id) pairs, laid out as the attr's read_format says
         (GROUP: all of them, else the first; times enabled and running 0);
         branches: (from, to, flags) triples (hw_idx 0 first when the attr's
-        branch_sample_type has HW_INDEX)."""
+        branch_sample_type has HW_INDEX); regs_user: (abi, values), one
+        value per set bit of the attr's sample_regs_user (none for abi 0);
+        stack_user: the bytes copied from the stack pointer up, written as
+        the kernel does: size (the attr's sample_stack_user, or the copy
+        rounded up to 8), the copy padded to it, then dyn_size (the copy's
+        length); size 0 alone where there is no copy and no size asked."""
         a = self.attrs[attr]
         t, b = a.sample_type, b''
         sid = id if id is not None else (a.ids[0] if a.ids else 0)
@@ -212,6 +226,19 @@ class Perf:
             if a.branch_sample_type & BRANCH_HW_INDEX:
                 b += self.u64(0)
             b += b''.join(self.u64(f) + self.u64(to) + self.u64(fl) for f, to, fl in br)
+        if t & SAMPLE_REGS_USER:
+            abi, values = regs_user or (REGS_ABI_NONE, [])
+            b += self.u64(abi)
+            if abi != REGS_ABI_NONE:
+                assert len(values) == bin(a.sample_regs_user).count('1'), 'one value per bit of sample_regs_user'
+                b += b''.join(self.u64(v) for v in values)
+        if t & SAMPLE_STACK_USER:
+            copy = bytes(stack_user or b'')
+            size = a.sample_stack_user or (len(copy) + 7) & ~7
+            assert len(copy) <= size
+            b += self.u64(size)
+            if size:
+                b += copy + b'\0' * (size - len(copy)) + self.u64(len(copy))
         return self.raw(SAMPLE, b, misc)
 
     # -- perf tool records

@@ -4,6 +4,10 @@
 # library, static) in several ways, runs each under qemu-user, where its
 # SIGPROF handler writes the interrupted registers and stack, and checks
 # every sample's unwound chain with tests/unwind_arch_check.c (ASan+UBSan).
+# Then the same captures as users meet them: tests/unwind_arch_perf.py
+# writes each as a perf.data (--call-graph dwarf on aarch64 or armv7l) and
+# checks that `perfdata script` and `perfdata collapse` (PERFDATA, default
+# build/asan/perfdata: build it first) show the checker's chains.
 # Everything goes to build/test/unwind_arch. Without clang, ld.lld,
 # qemu-aarch64 or qemu-arm it prints the reason and counts one skip.
 #
@@ -72,5 +76,21 @@ done
 for v in a64-debug-frame:.eh_frame arm-exidx:.debug_frame; do
     if grep -q "^$B/${v%%:*}: .* ${v#*:} [0-9]* right" $B/check.txt; then echo "$B/${v%%:*}: has ${v#*:}"; fail=1; fi
 done
-if [ $fail -ne 0 ]; then echo "0 passed, 1 failed"; exit 1; fi
-exit $rc
+# the captures through perf.data files and the commands
+PERFDATA=${PERFDATA:-build/asan/perfdata}
+if [ -x "$PERFDATA" ]; then
+    python3 tests/unwind_arch_perf.py "$PERFDATA" $B/check $B > $B/perf.txt; prc=$?
+else
+    echo "$PERFDATA: not built (make asan, or set PERFDATA)" > $B/perf.txt; prc=1
+fi
+cat $B/perf.txt
+# one count for both: the checker's and the perf.data checks
+counts() { # file: "passed failed" of its last count line (0 0 without one)
+    sed -nE 's/^([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' "$1" | tail -n 1 | grep . || echo "0 0"
+}
+set -- $(counts $B/check.txt) $(counts $B/perf.txt)
+f1=$2; f2=$4
+if [ $rc -ne 0 ] && [ "$f1" -eq 0 ]; then f1=1; fi
+if [ $prc -ne 0 ] && [ "$f2" -eq 0 ]; then f2=1; fi
+echo "$(($1 + $3)) passed, $((f1 + f2 + fail)) failed"
+[ $((f1 + f2 + fail)) -eq 0 ]

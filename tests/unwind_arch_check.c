@@ -3,6 +3,18 @@
    (tests/unwind_arch.sh builds and runs tests/unwind_arch/chain.c):
 
      unwind_arch_check [--pac] BINARY CAPTURE [[--pac] BINARY CAPTURE]...
+     unwind_arch_check --print BINARY CAPTURE
+
+   --print checks nothing: it prints each sample's chain, one line of
+   symbol names (innermost first; ?? where none) a sample, unwound as
+   perfdata's tools unwind it: by the tables in the order they search
+   them (.eh_frame, .debug_frame, .ARM.exidx), and by perf's rules
+   (PD_UNWIND_PERF: no stop at a caller's pc of 0 or a stack pointer that
+   does not grow; the copy's last word read as 0), which differ where a
+   table gives a wrong caller. A sample whose chain goes wrong on a
+   function's first instruction with .ARM.exidx (see below) prints
+   "- FUNCTION" instead: what follows the sampled function is not known.
+   tests/unwind_arch_perf.py compares script and collapse with it.
 
    Each sample of CAPTURE (records as chain.c's handler writes them) is
    unwound by pd_unwind from the binary's tables, each frame named by the
@@ -57,7 +69,7 @@ typedef struct target {
     pd_elf *elf;
     unsigned machine;
     graph g;
-    pd_cfi eh, eh_scan, debug, exidx;
+    pd_cfi eh, eh_scan, debug, exidx, all;
 } target;
 
 static unsigned long passed, failed;
@@ -150,6 +162,11 @@ static int open_target(target *t, const char *path) {
     section(t, ".debug_frame", &t->debug.debug_frame, &t->debug.debug_frame_n, &dummy);
     section(t, ".ARM.exidx", &t->exidx.arm_exidx, &t->exidx.arm_exidx_n, &t->exidx.arm_exidx_addr);
     section(t, ".ARM.extab", &t->exidx.arm_extab, &t->exidx.arm_extab_n, &t->exidx.arm_extab_addr);
+    t->all = t->exidx; /* every table, searched in pd_cfi_find's order, as tools/pd_sym.c loads them */
+    t->all.eh_frame = t->eh.eh_frame; t->all.eh_frame_n = t->eh.eh_frame_n; t->all.eh_frame_addr = t->eh.eh_frame_addr;
+    t->all.eh_frame_hdr = t->eh.eh_frame_hdr; t->all.eh_frame_hdr_n = t->eh.eh_frame_hdr_n;
+    t->all.eh_frame_hdr_addr = t->eh.eh_frame_hdr_addr;
+    t->all.debug_frame = t->debug.debug_frame; t->all.debug_frame_n = t->debug.debug_frame_n;
     return 1;
 }
 
@@ -177,12 +194,18 @@ static void start(const target *t, const sample *s, pd_unwind_regs *regs, pd_unw
     }
 }
 
-static size_t unwind(const target *t, const pd_cfi *c, const sample *s, uint64_t *ips) {
+static size_t unwind_as(const target *t, const pd_cfi *c, const sample *s, uint64_t *ips, int perf) {
     pd_unwind_regs regs;
     pd_unwind_stack st;
     unsigned pc_reg, sp_reg, flags;
     start(t, s, &regs, &st, &pc_reg, &sp_reg, &flags);
+    st.perf = perf;
+    if (perf) flags |= PD_UNWIND_PERF;
     return pd_unwind(&regs, pc_reg, sp_reg, &st, find, (void *)c, ips, MAX_FRAMES, flags);
+}
+
+static size_t unwind(const target *t, const pd_cfi *c, const sample *s, uint64_t *ips) {
+    return unwind_as(t, c, s, ips, 0);
 }
 
 /* The first step by c's row at the sampled pc: rc, and the caller's pc and sp. */
@@ -239,14 +262,15 @@ static unsigned long pac_seen(const sample *s, const uint64_t *ips, size_t n) {
     return k;
 }
 
-static int check(const char *bin, const char *cap, int pac) {
+/* mode 2 (--print): each sample's chain by every table, as names */
+static int check(const char *bin, const char *cap, int mode) {
     target t;
     FILE *fp;
     unsigned char *buf;
     long size;
     size_t off = 0, nsamples = 0;
     unsigned long ok_eh = 0, ok_debug = 0, ok_exidx = 0, at_entry_other = 0, bad = 0, signed_seen = 0;
-    int shown = 0;
+    int shown = 0, pac = mode == 1;
     if (!open_target(&t, bin)) return 0;
     if (!(fp = fopen(cap, "rb")) || fseek(fp, 0, SEEK_END) != 0 || (size = ftell(fp)) < 0 ||
         fseek(fp, 0, SEEK_SET) != 0 || !(buf = (unsigned char *)malloc(size ? (size_t)size : 1)) ||
@@ -282,6 +306,18 @@ static int check(const char *bin, const char *cap, int pac) {
         s.stack = buf + off;
         off += s.stack_n;
         nsamples++;
+        if (mode == 2) {
+            uint64_t pc = s.regs[t.machine == EM_AARCH64 ? 32 : 15];
+            const pd_elf_sym *sym = pd_elf_lookup(t.elf, pc);
+            n = unwind_as(&t, &t.all, &s, ips, 1);
+            if (t.exidx.arm_exidx && sym && sym->addr == pc && !chain_ok(&t, ips, n)) {
+                printf("- %s\n", sym->name); /* EHABI before the pushes: its callers unknown */
+                continue;
+            }
+            for (i = 0; i < n; i++) printf("%s%s", i ? " " : "", name_of(&t, ips[i]));
+            printf("\n");
+            continue;
+        }
         if (t.eh.eh_frame) {
             n = unwind(&t, &t.eh, &s, ips);
             n2 = unwind(&t, &t.eh_scan, &s, ips2);
@@ -322,6 +358,10 @@ static int check(const char *bin, const char *cap, int pac) {
         }
     }
     free(buf);
+    if (mode == 2) {
+        pd_elf_close(t.elf);
+        return nsamples && !bad;
+    }
     printf("%s: %zu samples:", bin, nsamples);
     if (t.eh.eh_frame) printf(" .eh_frame %lu right (also scanned);", ok_eh);
     if (t.debug.debug_frame) printf(" .debug_frame %lu right;", ok_debug);
@@ -464,6 +504,7 @@ static void crafted(void) {
 
 int main(int argc, char **argv) {
     int i, pac = 0, pairs = 0;
+    if (argc == 4 && !strcmp(argv[1], "--print")) return check(argv[2], argv[3], 2) ? 0 : 1;
     crafted();
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--pac")) { pac = 1; continue; }

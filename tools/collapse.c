@@ -308,7 +308,9 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
         c->capkey = (nr + unwound + 2) * 2;
         c->key = grow((void *)c->key, c->capkey, sizeof *c->key);
     }
-    if ((s->sample_type & PERFDATA_SAMPLE_STACK_USER) && s->stack_user.n && !unwinds(c, s)) c->dwarf_samples++;
+    if ((s->sample_type & PERFDATA_SAMPLE_STACK_USER) && (s->sample_type & PERFDATA_SAMPLE_CALLCHAIN) &&
+        s->stack_user.n && !unwinds(c, s))
+        c->dwarf_samples++;
     /* frames fill the key from its end, so it reads root first */
     nf = c->capkey;
     space_of(c, t, cpumode, &sp);

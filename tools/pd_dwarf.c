@@ -38,7 +38,7 @@ struct pd_dwarf_lines {
     size_t nseqs, capseqs;
     name *files, *dirs;
     size_t nfiles, capfiles, ndirs, capdirs;
-    lunit *units;               /* by offset in .debug_line: where a unit's files are */
+    lunit *units;               /* by offset in .debug_line (ascending: read in order): where a unit's files are */
     size_t nunits, capunits;
     size_t bad_units;           /* units left out as malformed */
 };
@@ -1255,15 +1255,18 @@ struct pd_dwarf *pd_dwarf_open_lines(const struct pd_elf *elf, pd_dwarf_lines *l
                 }
             }
 
-            if (top.has_stmt && d->lines) {
-                for (i = 0; i < d->lines->nunits; i++)
-                    if (d->lines->units[i].offset == top.stmt_list) {
-                        cur->file_base = d->lines->units[i].file_base;
-                        cur->nfiles = d->lines->units[i].nfiles;
-                        cur->v5_files = d->lines->units[i].v5;
-                        cur->has_lines = 1;
-                        break;
-                    }
+            if (top.has_stmt && d->lines) { /* its line table's unit: they are read in order of offset */
+                size_t lo = 0, hi = d->lines->nunits;
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (d->lines->units[mid].offset < top.stmt_list) lo = mid + 1; else hi = mid;
+                }
+                if (lo < d->lines->nunits && d->lines->units[lo].offset == top.stmt_list) {
+                    cur->file_base = d->lines->units[lo].file_base;
+                    cur->nfiles = d->lines->units[lo].nfiles;
+                    cur->v5_files = d->lines->units[lo].v5;
+                    cur->has_lines = 1;
+                }
             }
         }
     }

@@ -988,8 +988,10 @@ int pd_sym_user_mapped(pd_state *st, pd_thread *t, uint64_t addr) {
    architecture (its uname -m); 0: none */
 enum { UNWIND_NONE, UNWIND_X86_64, UNWIND_AARCH64, UNWIND_ARM };
 static int unwind_kind(const perfdata_sample *smp, const char *arch) {
+    /* perf unwinds where it shows a call chain: the sample has one (perf
+       record --call-graph dwarf sets CALLCHAIN, the kernel's part) */
     if (!(smp->sample_type & PERFDATA_SAMPLE_REGS_USER) || !(smp->sample_type & PERFDATA_SAMPLE_STACK_USER) ||
-        !smp->stack_user.n || !arch)
+        !(smp->sample_type & PERFDATA_SAMPLE_CALLCHAIN) || !smp->stack_user.n || !arch)
         return UNWIND_NONE;
     if (!strcmp(arch, "x86_64")) return smp->regs_user.abi == 2 ? UNWIND_X86_64 : UNWIND_NONE;
     if (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64")) /* a 32-bit task's are arm's r0-r15 */
