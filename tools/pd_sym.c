@@ -757,9 +757,10 @@ static void load_cfi(pd_dso *d) {
         d->cfi.arm_extab = NULL;
         d->cfi.arm_extab_n = 0;
     }
-    /* FDEs with no search table (.debug_frame, .eh_frame without its
-       header) are indexed once: a lookup is then a binary search */
-    if ((d->cfi.eh_frame && !d->cfi.eh_frame_hdr) || d->cfi.debug_frame) {
+    /* the FDEs are indexed once, for .debug_frame and for an .eh_frame
+       whose header is missing or unusable: a lookup is then a binary
+       search, never a pass over the section */
+    if (d->cfi.eh_frame || d->cfi.debug_frame) { /* (a header the lookup cannot use falls back to it) */
         size_t n = pd_cfi_index(&d->cfi, NULL, 0);
         if (n && (d->cfi_index = (pd_cfi_fde *)malloc(n * sizeof *d->cfi_index)) != NULL &&
             pd_cfi_index(&d->cfi, d->cfi_index, n) == n) {

@@ -12,6 +12,7 @@
 #define CFI_MAX_INSNS 100000        /* CFA instructions run for one pc */
 #define CFI_MAX_SCAN 200000         /* FDEs looked at without a search table */
 #define CFI_INDEX_BACK 64           /* index entries looked at below a pc (FDEs that overlap) */
+#define CIE_MAX_AUG 16              /* a CIE's augmentation string, at most (a CIE is read per FDE) */
 #define CFI_STATE_DEPTH 8           /* DW_CFA_remember_state nesting */
 #define EXPR_MAX_STEPS 1000
 #define EXPR_STACK 64
@@ -45,6 +46,7 @@ static uint64_t rd_uleb(rd *r) {
         if (shift < 64) v |= (uint64_t)(b & 0x7f) << shift;
         shift += 7;
         if (!(b & 0x80)) break;
+        if (shift >= 70) { r->bad = 1; break; } /* longer than any 64-bit value: a read costs 10 bytes at most */
     }
     return v;
 }
@@ -58,6 +60,7 @@ static int64_t rd_sleb(rd *r) {
         b = *r->p++;
         if (shift < 64) v |= (uint64_t)(b & 0x7f) << shift;
         shift += 7;
+        if ((b & 0x80) && shift >= 70) { r->bad = 1; return 0; }
         if (!(b & 0x80)) break;
     }
     if (shift < 64 && (b & 0x40)) v |= ~(uint64_t)0 << shift;
@@ -117,8 +120,8 @@ static int read_cie(const unsigned char *p, const unsigned char *end, const unsi
     version = (unsigned)rd_n(&r, 1);
     if (r.bad || (version != 1 && version != 3 && version != 4)) return 0;
     aug = (const char *)r.p;
-    while (r.p < r.end && *r.p) r.p++;
-    if (r.p >= r.end) return 0;
+    while (r.p < r.end && *r.p && r.p - p < 1 + CIE_MAX_AUG) r.p++; /* real ones: "zPLR", "eh", "zRS", ... */
+    if (r.p >= r.end || *r.p) return 0;
     aug_len = (size_t)((const char *)r.p - aug);
     r.p++;
     if (aug_len >= 2 && aug[0] == 'e' && aug[1] == 'h') rd_n(&r, (unsigned)addr_size); /* old GCC's eh_ptr */

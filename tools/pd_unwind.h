@@ -128,7 +128,8 @@ typedef struct pd_cfi {
    with room for all. With it as c->index, a lookup that has no
    .eh_frame_hdr to search costs a binary search, not a pass over the
    section (the first FDE in section order that covers a pc still wins,
-   among those starting up to 64 entries below it). */
+   among those starting up to 64 entries below it; a malformed FDE is
+   left out, where a pass stops at it). */
 size_t pd_cfi_index(const pd_cfi *c, pd_cfi_fde *out, size_t max);
 
 /* 1 and *row: the rules at pc; 0: no FDE covers pc; -1: the FDE that
