@@ -26,9 +26,17 @@ typedef struct seq {
     size_t first, n;
     uint32_t file0;             /* binutils' initial file */
     uint32_t dir0;              /* a DWARF 5 unit's directory 0 (its DW_AT_comp_dir), or ROW_NO_FILE */
+    uint32_t unit;              /* its unit in units */
 } seq;
 typedef struct name { const char *s; size_t n; uint32_t dir; } name;
-typedef struct lunit { uint64_t offset; uint32_t file_base, nfiles; int v5; } lunit;
+typedef struct lunit {
+    uint64_t offset;
+    uint32_t file_base, nfiles;
+    int v5;
+    const char *comp_dir;       /* before DWARF 5, directory 0: its compile unit's DW_AT_comp_dir
+                                   (pd_dwarf_open_lines reads it), or NULL */
+    size_t comp_dir_n;
+} lunit;
 
 struct pd_dwarf_lines {
     unsigned char *owned[3];    /* sections decompressed for it */
@@ -225,6 +233,7 @@ static int add_row(pd_dwarf_lines *l, state *st, uint32_t file_base, size_t nfil
         s->n = n;
         s->file0 = v5 && nfiles && file_base < ROW_NO_FILE ? file_base : ROW_NO_FILE;
         s->dir0 = v5 && st->dir_base < l->ndirs && st->dir_base < ROW_NO_FILE ? st->dir_base : ROW_NO_FILE;
+        s->unit = (uint32_t)l->nunits; /* the unit being read: it is added last */
     }
     return 1;
 }
@@ -357,6 +366,8 @@ static int unit(pd_dwarf_lines *l, const pd_dwarf_sections *sec, rd *r, int off8
     if (st.in_seq) l->nrows = st.seq_first; /* a sequence with no end: no addresses */
     if (!grow((void **)&l->units, &l->capunits, l->nunits + 1, sizeof *l->units)) return -1;
     l->units[l->nunits].offset = offset;
+    l->units[l->nunits].comp_dir = NULL;
+    l->units[l->nunits].comp_dir_n = 0;
     l->units[l->nunits].file_base = file_base;
     l->units[l->nunits].nfiles = (uint32_t)(l->nfiles - file_base);
     l->units[l->nunits++].v5 = v5;
@@ -461,6 +472,10 @@ static int lookup(const pd_dwarf_lines *l, uint64_t addr, pd_dwarf_where *where,
         where->dir_len = f && f->dir < l->ndirs ? l->dirs[f->dir].n : 0;
         where->comp_dir = s->dir0 < l->ndirs ? l->dirs[s->dir0].s : NULL;
         where->comp_dir_len = s->dir0 < l->ndirs ? l->dirs[s->dir0].n : 0;
+        if (s->dir0 == ROW_NO_FILE && s->unit < l->nunits && l->units[s->unit].comp_dir) {
+            where->comp_dir = l->units[s->unit].comp_dir;
+            where->comp_dir_len = l->units[s->unit].comp_dir_n;
+        }
     }
     return 1;
 }
@@ -600,7 +615,7 @@ pd_dwarf_lines *pd_dwarf_lines_elf(const struct pd_elf *elf, const char **why) {
 
 enum {
     TAG_compile_unit = 0x11, TAG_partial_unit = 0x3c, TAG_subprogram = 0x2e, TAG_inlined_subroutine = 0x1d,
-    AT_name = 0x03, AT_low_pc = 0x11, AT_high_pc = 0x12, AT_ranges = 0x55, AT_stmt_list = 0x10,
+    AT_name = 0x03, AT_comp_dir = 0x1b, AT_low_pc = 0x11, AT_high_pc = 0x12, AT_ranges = 0x55, AT_stmt_list = 0x10,
     AT_abstract_origin = 0x31, AT_specification = 0x47, AT_linkage_name = 0x6e, AT_MIPS_linkage_name = 0x2007,
     AT_call_file = 0x58, AT_call_line = 0x59, AT_str_offsets_base = 0x72, AT_addr_base = 0x73,
     AT_rnglists_base = 0x74, AT_GNU_ranges_base = 0x2132
@@ -620,7 +635,10 @@ typedef struct cu {
     uint32_t file_base, nfiles; /* its line table's files */
     int v5_files, has_lines;
     int plain_is_linkage;       /* binutils: a DW_AT_name stands for the symbol (C and the like) */
+    const char *comp_dir;       /* its DW_AT_comp_dir (directory 0 before DWARF 5), or NULL */
+    size_t comp_dir_n;
     int walked;                 /* its entries read (walk_unit): scopes[scope_first..+scope_n] */
+    uint32_t stamp;             /* the last lookup that searched it */
     size_t scope_first, scope_n;
 } cu;
 
@@ -628,6 +646,7 @@ typedef struct fentry {
     uint64_t die;               /* offset in .debug_info */
     uint64_t low;               /* its first range's start (binutils' arange.low) */
     int32_t parent;             /* index of the enclosing function entry, -1 */
+    uint32_t depth;             /* how many enclosing function entries */
     uint32_t cu;
     uint32_t call_file, call_line;
     int inlined;
@@ -638,6 +657,9 @@ typedef struct scope { uint64_t low, high, reach; uint32_t entry, depth; } scope
 /* scopes looked at, at most, before an address's innermost is taken:
    real code nests a few dozen deep and starts its scopes in order */
 #define PD_DWARF_SCAN 4096
+/* entries nested deeper than this in a unit are left out (perf lists 1025
+   frames of an address at most) */
+#define WALK_DEPTH 1100
 
 struct pd_dwarf {
     pd_dwarf_lines *lines;
@@ -665,6 +687,9 @@ struct pd_dwarf {
     uint32_t *everywhere;       /* units that say no range: walked at once, */
     size_t neverywhere, capeverywhere;
     size_t every_first, every_n; /* their scopes, sorted together, searched for every address */
+    size_t ranges_left;         /* range list entries still to be read: a bound on what lists shared by
+                                   many entries may cost (a few times what the sections can hold) */
+    uint32_t stamp;             /* pd_dwarf_frames' lookups, counted: a unit is searched once in each */
 };
 
 static int cmp_abbrev(const void *a, const void *b) {
@@ -750,8 +775,8 @@ typedef struct die {
     uint64_t offset;
     uint32_t tag;
     int children;
-    const char *name, *linkage;
-    size_t name_n, linkage_n;
+    const char *name, *linkage, *comp_dir;
+    size_t name_n, linkage_n, comp_dir_n;
     uint64_t low, high, ranges, origin, spec, call_file, call_line, stmt_list;
     int has_low, has_high, high_is_offset, has_ranges, ranges_is_index, has_origin, has_spec, has_stmt;
     uint64_t str_offsets_base, addr_base, rnglists_base;
@@ -855,6 +880,7 @@ static int read_die(const struct pd_dwarf *d, const cu *u, rd *r, die *e) {
         if (r->bad) return 0;
         switch (at->attr) {
         case AT_name: if (is_str && s) { e->name = s; e->name_n = slen; } break;
+        case AT_comp_dir: if (is_str && s) { e->comp_dir = s; e->comp_dir_n = slen; } break;
         case AT_linkage_name: case AT_MIPS_linkage_name: if (is_str && s) { e->linkage = s; e->linkage_n = slen; } break;
         case AT_low_pc:
             if (is_addr) { e->low = v; e->has_low = 1; }
@@ -940,8 +966,9 @@ static int entry_name(const struct pd_dwarf *d, uint64_t offset, const char **na
 /* a list of scopes: the entries' (d->scopes) or the units' (d->unit_ranges) */
 typedef struct scope_list { scope **v; size_t *n, *cap; } scope_list;
 
-static int add_scope(scope_list to, uint64_t low, uint64_t high, uint32_t entry, uint32_t depth) {
+static int add_scope(struct pd_dwarf *d, scope_list to, uint64_t low, uint64_t high, uint32_t entry, uint32_t depth) {
     scope *s;
+    (void)d;
     if (high <= low || low == 0) return 1; /* empty, or code the linker dropped (address 0) */
     if (!grow((void **)to.v, to.cap, *to.n + 1, sizeof **to.v)) return 0;
     s = &(*to.v)[(*to.n)++];
@@ -970,7 +997,9 @@ static int add_ranges(struct pd_dwarf *d, scope_list to, const cu *u, const die 
             uint64_t all = u->addr_size == 8 ? ~(uint64_t)0 : 0xffffffffu;
             if (r.bad || (!a && !b)) break;
             if (a == all) { base = b; continue; }
-            if (!add_scope(to, base + a, base + b, entry, depth)) return 0;
+            if (!d->ranges_left) return 1; /* lists shared by many entries: read up to a bound */
+            d->ranges_left--;
+            if (!add_scope(d, to, base + a, base + b, entry, depth)) return 0;
         }
         return 1;
     }
@@ -1006,7 +1035,10 @@ static int add_ranges(struct pd_dwarf *d, scope_list to, const cu *u, const die 
             case 7: a = rd_n(&r, u->addr_size); b = a + rd_uleb(&r); break;              /* start_length */
             default: return 1;
             }
-            if (!r.bad && !add_scope(to, a, b, entry, depth)) return 0;
+            if (r.bad) break;
+            if (!d->ranges_left) return 1;
+            d->ranges_left--;
+            if (!add_scope(d, to, a, b, entry, depth)) return 0;
         }
     }
     return 1;
@@ -1030,9 +1062,9 @@ static int cmp_scope(const void *a, const void *b) {
 /* One compile unit's entries, walked in order with a stack of the
    enclosing function entries. 0 when out of memory. */
 static int walk_cu(struct pd_dwarf *d, cu *u) {
-    int32_t stack[256];
-    int nest[256];            /* for each open level: whether it is a function entry */
+    int32_t fn[WALK_DEPTH];   /* for each open level: the nearest function entry at or above it, or -1 */
     int level = 0;
+    unsigned long skip = 0;   /* open levels below WALK_DEPTH: their entries are left out */
     rd r;
     r.p = u->dies;
     r.end = d->info + u->end;
@@ -1040,46 +1072,45 @@ static int walk_cu(struct pd_dwarf *d, cu *u) {
     r.bad = 0;
     while (r.p < r.end && !r.bad) {
         die e;
-        int32_t parent = -1;
-        int k;
+        int32_t parent;
         if (!read_die(d, u, &r, &e)) {
             if (r.bad) break;
-            if (level > 0) level--; /* a null entry closes a level */
+            if (skip) skip--; /* a null entry closes a level */
+            else if (level > 0) level--;
             continue;
         }
-        for (k = level - 1; k >= 0; k--)
-            if (nest[k]) { parent = stack[k]; break; }
+        if (skip) { /* inside a subtree too deep to keep */
+            if (e.children) skip++;
+            continue;
+        }
+        parent = level ? fn[level - 1] : -1;
         if ((e.tag == TAG_subprogram || e.tag == TAG_inlined_subroutine) && (e.has_low || e.has_ranges)) {
             fentry *f;
-            uint32_t idx = (uint32_t)d->nentries, depth = 0;
-            int32_t p = parent;
+            uint32_t idx = (uint32_t)d->nentries, depth = parent >= 0 ? d->entries[parent].depth + 1 : 0;
             if (!grow((void **)&d->entries, &d->capentries, d->nentries + 1, sizeof *d->entries)) return 0;
             f = &d->entries[d->nentries++];
             f->die = e.offset;
             f->parent = parent;
+            f->depth = depth;
             f->cu = (uint32_t)(u - d->cus);
             f->inlined = e.tag == TAG_inlined_subroutine;
             f->call_file = e.call_file > UINT32_MAX ? UINT32_MAX : (uint32_t)e.call_file;
             f->call_line = e.call_line > UINT32_MAX ? 0 : (uint32_t)e.call_line;
-            while (p >= 0 && depth < 1000) { depth++; p = d->entries[p].parent; }
             f->low = 0;
             if (e.has_low && e.has_high) {
                 f->low = e.low;
-                if (!add_scope(entry_scopes(d), e.low, e.high_is_offset ? e.low + e.high : e.high, idx, depth)) return 0;
+                if (!add_scope(d, entry_scopes(d), e.low, e.high_is_offset ? e.low + e.high : e.high, idx, depth))
+                    return 0;
             } else if (e.has_ranges) {
                 size_t first = d->nscopes;
                 if (!add_ranges(d, entry_scopes(d), u, &e, idx, depth)) return 0;
                 if (d->nscopes > first) d->entries[idx].low = d->scopes[first].low;
             }
-            if (e.children) {
-                if (level >= 256) return 1; /* deeper than any real program: the rest of the unit is left */
-                stack[level] = (int32_t)idx;
-                nest[level++] = 1;
-            }
-        } else if (e.children) {
-            if (level >= 256) return 1;
-            stack[level] = -1;
-            nest[level++] = 0;
+            parent = (int32_t)idx;
+        }
+        if (e.children) {
+            if (level >= WALK_DEPTH) skip = 1; /* deeper than perf's inline lists: this subtree is left out */
+            else fn[level++] = parent;
         }
     }
     return 1;
@@ -1113,8 +1144,9 @@ static int walk_unit(struct pd_dwarf *d, size_t i) {
     return 1;
 }
 
-/* the deepest of scopes[first..+n] holding addr, or NULL */
-static const scope *deepest_in(const struct pd_dwarf *d, size_t first, size_t n, uint64_t addr) {
+/* the deepest of scopes[first..+n] holding addr, or NULL; *budget: the
+   scopes a lookup may still look at (hostile ranges could make it long) */
+static const scope *deepest_in(const struct pd_dwarf *d, size_t first, size_t n, uint64_t addr, size_t *budget) {
     const scope *v, *best = NULL;
     size_t lo = 0, hi = n, k;
     if (!n) return NULL;
@@ -1123,9 +1155,10 @@ static const scope *deepest_in(const struct pd_dwarf *d, size_t first, size_t n,
         size_t mid = lo + (hi - lo) / 2;
         if (v[mid].low <= addr) lo = mid + 1; else hi = mid;
     }
-    for (k = lo; k-- > 0;) {
+    for (k = lo; k-- > 0 && *budget;) {
         const scope *s = &v[k];
-        if (s->reach <= addr || lo - k > PD_DWARF_SCAN) break; /* a bound: hostile ranges could make it long */
+        (*budget)--;
+        if (s->reach <= addr) break;
         if (addr < s->high && (!best || s->depth > best->depth)) best = s;
     }
     return best;
@@ -1134,7 +1167,11 @@ static const scope *deepest_in(const struct pd_dwarf *d, size_t first, size_t n,
 void pd_dwarf_close(struct pd_dwarf *d) {
     size_t i;
     if (!d) return;
-    if (!d->lines_borrowed) pd_dwarf_lines_free(d->lines);
+    if (!d->lines_borrowed) {
+        pd_dwarf_lines_free(d->lines);
+    } else if (d->lines) { /* the compilation directories it gave them are its strings */
+        for (i = 0; i < d->lines->nunits; i++) d->lines->units[i].comp_dir = NULL;
+    }
     for (i = 0; i < sizeof d->owned / sizeof d->owned[0]; i++) free(d->owned[i]);
     free(d->attrs);
     free(d->abbrevs);
@@ -1183,6 +1220,8 @@ struct pd_dwarf *pd_dwarf_open_lines(const struct pd_elf *elf, pd_dwarf_lines *l
         return NULL;
     }
     if (!d->info_n && !d->lines) { pd_dwarf_close(d); if (!*why) *why = "no debug information"; return NULL; }
+    /* a .debug_ranges entry takes 8 or 16 bytes, a .debug_rnglists one 3 or more */
+    d->ranges_left = ((size_t)1 << 20) + d->ranges_n / 2 + d->rnglists_n;
     p = d->info;
     end = d->info ? d->info + d->info_n : NULL; /* no .debug_info: the lines alone */
     while (p && end - p >= 11) {
@@ -1244,7 +1283,8 @@ struct pd_dwarf *pd_dwarf_open_lines(const struct pd_elf *elf, pd_dwarf_lines *l
                 to.n = &d->nunit_ranges;
                 to.cap = &d->capunit_ranges;
                 if (top.has_low && top.has_high) {
-                    if (!add_scope(to, top.low, top.high_is_offset ? top.low + top.high : top.high, idx, 0)) goto nomem;
+                    if (!add_scope(d, to, top.low, top.high_is_offset ? top.low + top.high : top.high, idx, 0))
+                        goto nomem;
                 } else if (top.has_ranges) {
                     if (!add_ranges(d, to, cur, &top, idx, 0)) goto nomem;
                 }
@@ -1262,10 +1302,17 @@ struct pd_dwarf *pd_dwarf_open_lines(const struct pd_elf *elf, pd_dwarf_lines *l
                     if (d->lines->units[mid].offset < top.stmt_list) lo = mid + 1; else hi = mid;
                 }
                 if (lo < d->lines->nunits && d->lines->units[lo].offset == top.stmt_list) {
-                    cur->file_base = d->lines->units[lo].file_base;
-                    cur->nfiles = d->lines->units[lo].nfiles;
-                    cur->v5_files = d->lines->units[lo].v5;
+                    lunit *lu = &d->lines->units[lo];
+                    cur->file_base = lu->file_base;
+                    cur->nfiles = lu->nfiles;
+                    cur->v5_files = lu->v5;
                     cur->has_lines = 1;
+                    cur->comp_dir = top.comp_dir;
+                    cur->comp_dir_n = top.comp_dir_n;
+                    if (!lu->v5 && top.comp_dir && !lu->comp_dir) { /* binutils joins files to it */
+                        lu->comp_dir = top.comp_dir;
+                        lu->comp_dir_n = top.comp_dir_n;
+                    }
                 }
             }
         }
@@ -1306,6 +1353,10 @@ static void file_of(const struct pd_dwarf *d, const cu *u, uint64_t index, pd_dw
             w->dir = d->lines->dirs[f->dir].s;
             w->dir_len = d->lines->dirs[f->dir].n;
         }
+        if (!u->v5_files) { /* directory 0 and relative ones are below it */
+            w->comp_dir = u->comp_dir;
+            w->comp_dir_len = u->comp_dir_n;
+        }
     }
 }
 
@@ -1326,29 +1377,35 @@ static int deeper(const struct pd_dwarf *d, const scope *s, const scope *best) {
 }
 
 size_t pd_dwarf_frames(struct pd_dwarf *d, uint64_t addr, pd_dwarf_frame *frames, size_t max) {
-    size_t lo = 0, hi, k, n = 0, best_at = 0;
+    size_t lo = 0, hi, k, n = 0, best_at = 0, budget = PD_DWARF_SCAN;
     const scope *best, *s;
     int32_t e;
     pd_dwarf_where here;
     int have_line;
     if (!d || !max) return 0;
     have_line = lookup(d->lines, addr, &here, 0); /* the frames are llvm-addr2line's */
-    best = deepest_in(d, d->every_first, d->every_n, addr);
+    best = deepest_in(d, d->every_first, d->every_n, addr, &budget);
+    if (!++d->stamp) { /* wrapped: no unit is marked as searched in this lookup */
+        for (k = 0; k < d->ncus; k++) d->cus[k].stamp = 0;
+        d->stamp = 1;
+    }
     hi = d->nunit_ranges;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (d->unit_ranges[mid].low <= addr) lo = mid + 1; else hi = mid;
     }
-    for (k = lo; k-- > 0;) { /* each unit holding addr: its deepest scope */
+    for (k = lo; k-- > 0 && budget;) { /* each unit holding addr, once: its deepest scope */
         const scope *r = &d->unit_ranges[k];
         const cu *u;
-        if (r->reach <= addr || lo - k > PD_DWARF_SCAN) break;
-        if (addr >= r->high || r->entry >= d->ncus) continue;
+        budget--;
+        if (r->reach <= addr) break;
+        if (addr >= r->high || r->entry >= d->ncus || d->cus[r->entry].stamp == d->stamp) continue;
+        d->cus[r->entry].stamp = d->stamp;
         if (best) best_at = (size_t)(best - d->scopes);
         if (!walk_unit(d, r->entry)) continue; /* (d->scopes may have moved) */
         best = best ? d->scopes + best_at : NULL;
         u = &d->cus[r->entry];
-        if ((s = deepest_in(d, u->scope_first, u->scope_n, addr)) && deeper(d, s, best)) best = s;
+        if ((s = deepest_in(d, u->scope_first, u->scope_n, addr, &budget)) && deeper(d, s, best)) best = s;
     }
     if (!best) {
         if (!have_line) return 0;
