@@ -48,9 +48,10 @@ static const char *llvm_name(const char *mangled, size_t len, int linkage, char 
 }
 
 static void place(const pd_dwarf_where *w) {
+    static char path[8192];
     if (!w->file_len) { printf("??:%u\n", (unsigned)w->line); return; }
-    if (w->dir && w->file[0] != '/') printf("%.*s/", (int)w->dir_len, w->dir);
-    printf("%.*s:%u\n", (int)w->file_len, w->file, (unsigned)w->line);
+    pd_dwarf_path(w, path, sizeof path); /* joined below its directory and the compilation directory */
+    printf("%s:%u\n", path, (unsigned)w->line);
 }
 
 int main(int argc, char **argv) {

@@ -4,7 +4,10 @@
 1. Line tables against binutils' addr2line (what perf 6.1 runs for source
    lines): every third address of .text, in
 
-- tests/data/cxx-workload (g++ -O2 -g: DWARF 5, inlined libstdc++ code);
+- tests/data/cxx-workload (g++ -O2 -g: DWARF 5, inlined libstdc++ code),
+  the unwinding fixtures' unwind-c, libuwfix.so and unwind-cxx (gcc and
+  g++ -O2 -g without frame pointers), and rust-workload (rustc -O -g: DWARF
+  4 from LLVM, std's included; every seventh address);
 - tests/data/workload.c built here with gcc -O2 -gdwarf-2, -gdwarf-4 and
   -gdwarf-5, and -m32 where gcc can (32-bit ELF, 4-byte addresses);
 - each of those again with its debug sections compressed by objcopy
@@ -66,7 +69,9 @@ def compare(cli, path, label, step=3, a2l='addr2line'):
     for a, o, t in zip(addrs, ours, theirs):
         t = re.sub(r' \(discriminator \d+\)$', '', t)
         if t == '??:0' or t.endswith(':?'):
-            if o != '??:0':
+            # no line: a row of line 0 (FILE:?, ours the same) or a unit
+            # without a line table (its name, ours ??:0: not read here)
+            if o != '??:0' and o != t:
                 bad.append(f'{a}: addr2line has no line, ours {o}')
             continue
         lines += 1
@@ -135,6 +140,8 @@ def compare_frames(cli, path, label, addrs=None):
         for i, (x, y) in enumerate(zip(o, l)):
             if x == y:
                 continue
+            if x == '??:0' and y.endswith(':0') and i == 1:
+                continue  # no line row: llvm names the function's own file, binutils (and ours) none
             if i == len(o) - 2 and by_name.get(x, set()) & by_name.get(y, set()):
                 continue  # the outermost frame: another name of the same symbol
             bad.append(f'{a}: ours {x!r}, llvm {y!r}')
@@ -188,6 +195,23 @@ def main():
                 continue
             bins.append((out, f'{label}, sections compressed with {kind}'))
             originals[out] = path
+    # the other fixtures' workloads: lines (and, below, frames) as they are
+    more = []
+    for name, label, step in (('unwind-c', 'unwind-c (gcc -O2, no frame pointers)', 3),
+                              ('libuwfix.so', 'libuwfix.so (gcc -O2, no frame pointers)', 3),
+                              ('unwind-cxx', 'unwind-cxx (g++ -O2, no frame pointers)', 3),
+                              ('rust-workload', 'rust-workload (rustc -O -g, std included)', 7)):
+        out = os.path.join(work, name)
+        with lzma.open(os.path.join(DATA, name + '.xz')) as f, open(out, 'wb') as o:
+            o.write(f.read())
+        more.append((out, label, step))
+    for path, label, step in more:
+        why = compare(cli, path, label, step=step)
+        if why:
+            failed += 1
+            print('FAIL ' + why)
+        else:
+            passed += 1
     for path, label in bins:
         why = compare(cli, path, label)
         if why:
@@ -270,6 +294,14 @@ def main():
                     print(f'ok   {label}: frames = the uncompressed file\'s')
                 continue
             why, _ = compare_frames(frames_cli, path, label)
+            if why:
+                failed += 1
+                print('FAIL ' + why)
+            else:
+                passed += 1
+        for path, label, step in more:
+            r = text_range(path)
+            why, _ = compare_frames(frames_cli, path, label, [hex(a) for a in range(r[0], r[0] + r[1], step)])
             if why:
                 failed += 1
                 print('FAIL ' + why)
