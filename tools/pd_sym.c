@@ -707,11 +707,20 @@ const char *pd_sym_srcline(pd_symbolizer *s, const pd_resolved *r) {
     return text;
 }
 
+/* d's functions and inlined calls (which also give its line tables' units
+   their compilation directories), read on first use */
+static void load_dwarf(pd_symbolizer *s, pd_dso *d) {
+    if (d->dwarf_tried) return;
+    d->dwarf_tried = 1;
+    if (!d->lines_tried) load_lines(s, d);
+    d->dwarf = pd_dwarf_open_lines(d->lines_elf ? d->lines_elf : d->symelf, d->lines, NULL);
+}
+
 int pd_sym_source(pd_symbolizer *s, size_t dso_index, uint64_t vaddr, char *file, size_t cap, uint32_t *line) {
     pd_dso *d = dso_index && dso_index <= s->ndsos ? &s->dsos[dso_index - 1] : NULL;
     pd_dwarf_where w;
     if (!d || !cap) return 0;
-    if (!d->lines_tried) load_lines(s, d);
+    load_dwarf(s, d); /* the path below the unit's compilation directory, as addr2line joins it */
     if (!d->lines || !pd_dwarf_lookup(d->lines, vaddr, &w)) return 0;
     pd_dwarf_path(&w, file, cap);
     *line = w.line;
@@ -855,11 +864,7 @@ static size_t inlines_of(pd_symbolizer *s, pd_dso *d, const pd_resolved *r, pd_s
     const char *first = pd_sym_srcline(s, r);
     /* perf lists what addr2line -i gives: nothing where it knows nothing */
     if (!first) return 0;
-    if (!d->dwarf_tried) {
-        d->dwarf_tried = 1;
-        if (!d->lines_tried) load_lines(s, d);
-        d->dwarf = pd_dwarf_open_lines(d->lines_elf ? d->lines_elf : d->symelf, d->lines, NULL);
-    }
+    load_dwarf(s, d);
     if (!s->inline_scratch &&
         !(s->inline_scratch = (pd_dwarf_frame *)malloc(PD_SYM_INLINES_MAX * sizeof *s->inline_scratch)))
         pd_nomem();
