@@ -63,6 +63,7 @@ typedef struct report_ctx {
     int want_srcline;               /* a key is srcline */
     entry *v;                       /* every row, in the order they were made */
     size_t n, capv;
+    struct add_slot *recent;        /* rows found lately, by a hash of their keys (add) */
     size_t *root;                   /* per event: perf's hists->entries_in tree */
     uint64_t *ev_period, *ev_samples, lost_samples;
     size_t nev;
@@ -188,22 +189,67 @@ static void new_row(report_ctx *r) {
     }
 }
 
+/* A cache of the rows samples found: a sample of a row met lately skips
+   the descent (one comparison instead of one per level, each a strcmp
+   for comm and srcline keys). The tree is unchanged by a found row, so
+   its shape, and perf's order, are the same. Only without the sym key:
+   perf's sym comparison (an unresolved address against a symbol) is no
+   order, so a tree can hold two rows equal to a sample, and which one
+   the descent meets is perf's answer. */
+#define ADD_RECENT 4096
+struct add_slot { uint64_t h; size_t at; };
+
+static uint64_t keys_hash(const report_ctx *r, const entry *e) {
+    uint64_t h = (uint64_t)e->event * 0x9E3779B97F4A7C15ull;
+    int k;
+    for (k = 0; k < r->nkeys; k++) {
+        uint64_t v;
+        switch (r->keys[k]) {
+        case KEY_COMM: v = (uintptr_t)e->cell->str; break;
+        case KEY_PID: v = (uint64_t)(uint32_t)e->tid; break;
+        case KEY_DSO: v = e->mapped ? (uintptr_t)e->dso : 0; break;
+        case KEY_SRCLINE: v = (uintptr_t)e->srcline; break;
+        default: v = e->sym ? ((e->mapped ? (uintptr_t)e->dso : 0) ^ e->sym_start * 31 ^ e->sym_end * 131) : e->addr;
+        }
+        h = (h ^ v) * 0xC4CEB9FE1A85EC53ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
 /* A sample: perf's hists__findnew_entry. The descent compares the node
    with the new entry; equal adds to the node, else the entry is a new
    node, left when the comparison is negative. */
 static void add(report_ctx *r, const entry *e) {
     size_t *root = &r->root[e->event], at = *root, parent = NIL;
     int64_t cmp = 0;
+    uint64_t h = keys_hash(r, e);
+    struct add_slot *slot;
+    int k, cached = 1;
+    for (k = 0; k < r->nkeys; k++)
+        if (r->keys[k] == KEY_SYM) cached = 0;
+    if (!r->recent && !(r->recent = (struct add_slot *)calloc(ADD_RECENT, sizeof *r->recent))) pd_nomem();
+    slot = &r->recent[cached ? h % ADD_RECENT : 0];
+    if (cached && slot->h == h && slot->at < r->n && r->v[slot->at].event == e->event &&
+        !entry_cmp(r, &r->v[slot->at], e)) {
+        r->v[slot->at].period += e->period;
+        r->v[slot->at].samples += e->samples;
+        return;
+    }
     while (at != NIL) {
         parent = at;
         cmp = entry_cmp(r, &r->v[at], e);
         if (!cmp) {
             r->v[at].period += e->period;
             r->v[at].samples += e->samples;
+            slot->h = h;
+            slot->at = at;
             return;
         }
         at = cmp < 0 ? r->v[at].left : r->v[at].right;
     }
+    slot->h = h;
+    slot->at = r->n;
     new_row(r);
     r->v[r->n] = *e;
     r->v[r->n].merged = 0;
@@ -1107,6 +1153,7 @@ int pd_cmd_report(int argc, char **argv) {
     free(r.members);
     free(r.group_name);
     free(r.v);
+    free(r.recent);
     free(r.root);
     free(r.read_ids.v);
     free(r.ev_period);
