@@ -690,6 +690,7 @@ struct pd_dwarf {
     size_t ranges_left;         /* range list entries still to be read: a bound on what lists shared by
                                    many entries may cost (a few times what the sections can hold) */
     uint32_t stamp;             /* pd_dwarf_frames' lookups, counted: a unit is searched once in each */
+    int cut;                    /* a bound left entries or ranges out (pd_dwarf_cut) */
 };
 
 static int cmp_abbrev(const void *a, const void *b) {
@@ -997,7 +998,7 @@ static int add_ranges(struct pd_dwarf *d, scope_list to, const cu *u, const die 
             uint64_t all = u->addr_size == 8 ? ~(uint64_t)0 : 0xffffffffu;
             if (r.bad || (!a && !b)) break;
             if (a == all) { base = b; continue; }
-            if (!d->ranges_left) return 1; /* lists shared by many entries: read up to a bound */
+            if (!d->ranges_left) { d->cut = 1; return 1; } /* lists shared by many entries: read up to a bound */
             d->ranges_left--;
             if (!add_scope(d, to, base + a, base + b, entry, depth)) return 0;
         }
@@ -1036,7 +1037,7 @@ static int add_ranges(struct pd_dwarf *d, scope_list to, const cu *u, const die 
             default: return 1;
             }
             if (r.bad) break;
-            if (!d->ranges_left) return 1;
+            if (!d->ranges_left) { d->cut = 1; return 1; }
             d->ranges_left--;
             if (!add_scope(d, to, a, b, entry, depth)) return 0;
         }
@@ -1109,7 +1110,10 @@ static int walk_cu(struct pd_dwarf *d, cu *u) {
             parent = (int32_t)idx;
         }
         if (e.children) {
-            if (level >= WALK_DEPTH) skip = 1; /* deeper than perf's inline lists: this subtree is left out */
+            if (level >= WALK_DEPTH) { /* deeper than perf's inline lists: this subtree is left out */
+                skip = 1;
+                d->cut = 1;
+            }
             else fn[level++] = parent;
         }
     }
@@ -1361,6 +1365,8 @@ static void file_of(const struct pd_dwarf *d, const cu *u, uint64_t index, pd_dw
 }
 
 size_t pd_dwarf_entries(const pd_dwarf *d) { return d ? d->nentries : 0; }
+
+int pd_dwarf_cut(const pd_dwarf *d) { return d && d->cut; }
 
 /* a better innermost scope than best: deeper; at one depth the later one
    in (start, entry) order, as one sorted list of all would give it (entries

@@ -71,6 +71,10 @@ typedef struct pd_dwarf_frame {
    1..this; a unit's entries are read the first time one of its addresses
    is asked for, so this grows, and ids stay). */
 size_t pd_dwarf_entries(const pd_dwarf *d);
+/* 1 once a bound has left something out of what d has read (entries
+   nested over 1100 deep, range lists past a multiple of the sections'
+   size: hostile files), so that its answers may lack frames. */
+int pd_dwarf_cut(const pd_dwarf *d);
 pd_dwarf *pd_dwarf_open(const struct pd_elf *elf, const char **why);
 /* The same with the file's line tables already read (pd_dwarf_lines_elf
    of elf): borrowed, they must outlive the result. */

@@ -36,6 +36,7 @@ typedef struct pd_dso {
     unsigned char *a2l_seen;
     const char **a2l_name;
     size_t a2l_cap;                 /* their length: entries known + 1 (pd_dwarf_entries grows) */
+    int said_cut;                   /* pd_dwarf_cut said on stderr */
     /* call frame information, read on first use */
     int cfi_tried;
     pd_cfi cfi;                     /* all NULL: none */
@@ -870,6 +871,13 @@ static size_t inlines_of(pd_symbolizer *s, pd_dso *d, const pd_resolved *r, pd_s
         pd_nomem();
     fr = s->inline_scratch;
     n = d->dwarf ? pd_dwarf_frames(d->dwarf, r->vaddr, fr, max < PD_SYM_INLINES_MAX ? max : PD_SYM_INLINES_MAX) : 0;
+    if (pd_dwarf_cut(d->dwarf) && !d->said_cut) { /* a hostile file's bounds: said once */
+        char shown[1024];
+        d->said_cut = 1;
+        s->partial = 1;
+        fprintf(stderr, "perfdata: %s: its debug information exceeds a bound (nesting or range lists); some inlined "
+                        "frames are left out\n", pd_escaped(shown, sizeof shown, d->name));
+    }
     if (!n || !fr[0].name) { /* addr2line names the function by the symbol table */
         out[0].name = r->sym;
         out[0].srcline = first;
