@@ -388,14 +388,20 @@ static void slot_record(const pd_session *s, const unsigned char *q, unsigned st
     rec->extra.p = q + size; rec->extra.n = extra; rec->extra.offset = at + size;
 }
 
-static int same_view(const perfdata_view *a, const perfdata_view *b) {
-    return a->p == b->p && a->n == b->n && a->offset == b->offset;
-}
-
-static int same_record(const perfdata_record *a, const perfdata_record *b) {
-    return a->type == b->type && a->misc == b->misc && a->size == b->size && a->offset == b->offset &&
-           a->big_endian == b->big_endian && a->stream == b->stream && same_view(&a->bytes, &b->bytes) &&
-           same_view(&a->body, &b->body) && same_view(&a->extra, &b->extra);
+/* Whether slot_record rebuilds rec from its address, stream and extra
+   bytes: its views and offsets are those of its place in the input, and
+   its header fields those of its bytes in the file's order (perfdata.h
+   builds them so; compared without reading the bytes again, which the
+   reader's core may no longer hold). */
+static int slot_rebuilds(const pd_session *s, const perfdata_record *rec) {
+    const unsigned char *q = rec->bytes.p;
+    const unsigned char *base = rec->stream ? s->input.streams[rec->stream - 1].data : s->input.main.data;
+    uint64_t at = (uint64_t)(q - base);
+    size_t size = rec->bytes.n;
+    return rec->big_endian == ((s->file->flags & PERFDATA_FILE_BIG_ENDIAN) != 0) && size >= 8 && size <= 0xffff &&
+           rec->size == size && rec->offset == at && rec->bytes.offset == at && rec->body.p == q + 8 &&
+           rec->body.n == size - 8 && rec->body.offset == at + 8 && rec->extra.p == q + size &&
+           rec->extra.offset == at + size;
 }
 
 /* One record for the command (the reader thread's side of the walk). */
@@ -409,9 +415,7 @@ static void pipe_put(pd_pipe *p, const perfdata_record *rec, const char *name) {
     const pd_map *m = input_of(s, rec->bytes.p, rec->bytes.n);
     if (m && rec->bytes.n >= 8 && rec->extra.n <= 0xffffffffu && rec->stream <= 0xffff &&
         (rec->stream ? rec->stream <= s->input.nr_streams && m == &s->input.streams[rec->stream - 1] : m == &s->input.main)) {
-        perfdata_record again;
-        slot_record(s, rec->bytes.p, rec->stream, rec->extra.n, &again);
-        if (same_record(&again, rec)) {
+        if (slot_rebuilds(s, rec)) {
             slot = &b->slots[b->n++];
             slot->p = rec->bytes.p;
             slot->extra = (uint32_t)rec->extra.n;
