@@ -20,6 +20,9 @@
  *   compressed data  perfdata_inflate (records inside perf record -z chunks)
  *   reader           perfdata_reader: all of the above in one call, from a
  *                    whole buffer or pushed pieces
+ *   writer           perfdata_writer: perf.data out (file or pipe, either
+ *                    byte order), records from the structs above;
+ *                    perfdata_encode_feat_*: feature sections
  *   zstd             the built-in zstd decoder (PERFDATA_ZSTD), a part of
  *                    its own
  *
@@ -1626,6 +1629,157 @@ PERFDATA_API int perfdata_reader_expands(const perfdata_reader *r, const perfdat
    given by *stream. For a caller that maps its input and gives back pages
    behind it. */
 PERFDATA_API uint64_t perfdata_reader_position(const perfdata_reader *r, uint32_t *stream);
+
+/* ---------------------------------------------------------------- writer */
+/* perf.data out, without allocation: a file (header, attrs and their ids,
+   data, feature index and sections) or a pipe stream (a 16-byte header,
+   then HEADER_ATTR and HEADER_FEATURE records, then the records), in
+   either byte order on any host.
+
+   Bytes go to a sink: a caller buffer (perfdata_writer_init_buffer) or a
+   function (perfdata_writer_init) called with each piece and the offset it
+   belongs at. Pieces come in order, at the end of what was written, except
+   one: in file mode perfdata_writer_finish writes the header again at
+   offset 0, so a file-mode sink must be able to seek (a pipe-mode sink is
+   only ever appended to).
+
+   Records are encoded from the reader's structs (perfdata_sample,
+   perfdata_mmap, ...): a record decoded from a file of either byte order
+   is written in the writer's. A record is checked whole before its first
+   byte is written: a status other than OK leaves nothing of it in a
+   buffer. A sink function's error ends the output: every later call
+   returns it (what the sink already took of that record stays there).
+
+   The events and features given to perfdata_writer_begin are read again
+   until perfdata_writer_finish (a sample is encoded by its event's attr,
+   file mode writes the features last): they must stay where they are.
+
+       perfdata_writer w;
+       perfdata_writer_event ev = {attr, ids, 1};     // attr: host order
+       perfdata_writer_init_buffer(&w, PERFDATA_WRITE_PIPE, buf, sizeof buf, &err);
+       perfdata_writer_begin(&w, &ev, 1, NULL, 0, &err);
+       perfdata_writer_mmap(&w, PERFDATA_RECORD_MMAP2, PERFDATA_MISC_USER, &image, NULL, &err);
+       ... perfdata_writer_sample(&w, PERFDATA_MISC_USER, &s, &err) per sample ...
+       perfdata_writer_finish(&w, &err);   // perfdata_writer_size(&w) bytes in buf */
+
+#define PERFDATA_WRITE_PIPE 1u         /* pipe mode; else file mode */
+#define PERFDATA_WRITE_BIG_ENDIAN 2u   /* big-endian output; else little-endian */
+
+/* Writes n bytes at `offset`; anything but OK ends the output. */
+typedef perfdata_status (*perfdata_sink)(void *user, uint64_t offset, const void *bytes, size_t n);
+
+/* One event: its attr in host order (attr.size 0: PERFDATA_ATTR_SIZE_VER7,
+   the size perf 6.1 writes) and the sample ids the kernel gave it. */
+typedef struct perfdata_writer_event {
+    perfdata_attr attr;
+    const uint64_t *ids;
+    size_t nr_ids;
+} perfdata_writer_event;
+
+/* One feature: its section as stored, in the writer's byte order
+   (perfdata_encode_feat_* make them; a section of another file of the same
+   order can be passed as it is). */
+typedef struct perfdata_writer_feature {
+    unsigned id;                 /* PERFDATA_FEAT_* */
+    const void *bytes;
+    size_t n;
+} perfdata_writer_feature;
+
+typedef struct perfdata_writer {
+    struct {                     /* private: do not use */
+        unsigned flags;
+        int big;
+        perfdata_sink sink;
+        void *user;
+        unsigned char *buf;      /* buffer mode: the caller's buffer */
+        size_t cap;
+        uint64_t pos;            /* bytes written */
+        int state;               /* 0 new, 1 begun, 2 finished */
+        perfdata_status failed;  /* a sink's error: the output ended */
+        const perfdata_writer_event *events;
+        size_t nr_events;
+        const perfdata_writer_feature *features;
+        size_t nr_features;
+        uint32_t attr_size;      /* file mode: every attr's size */
+        uint64_t attrs_offset, data_offset;
+        unsigned char stage[64]; /* small pieces, gathered */
+        size_t staged;
+    } priv;
+} perfdata_writer;
+
+PERFDATA_API perfdata_status perfdata_writer_init(perfdata_writer *w, unsigned flags, perfdata_sink sink, void *user,
+                                                  perfdata_error *err);
+/* Output to buf; a record that does not fit fails with ERR_NO_SPACE
+   (err.needed: the bytes it lacks) and nothing of it is written. */
+PERFDATA_API perfdata_status perfdata_writer_init_buffer(perfdata_writer *w, unsigned flags, void *buf, size_t cap,
+                                                         perfdata_error *err);
+/* The events (at least one) and the features, before any record. */
+PERFDATA_API perfdata_status perfdata_writer_begin(perfdata_writer *w, const perfdata_writer_event *events,
+                                                   size_t nr_events, const perfdata_writer_feature *features,
+                                                   size_t nr_features, perfdata_error *err);
+/* A sample of event s->event (an index into the events given to begin),
+   with that event's sample_type and every field it names. Views (call
+   chain, read values, branch stack, registers) are read in their own byte
+   order; RAW, user stack and AUX bytes are copied as they are. */
+PERFDATA_API perfdata_status perfdata_writer_sample(perfdata_writer *w, uint16_t misc, const perfdata_sample *s,
+                                                    perfdata_error *err);
+/* Kernel records other than samples end with the sample_id trailer of
+   their event when its attr has sample_id_all: from sid (its event, and
+   the fields that attr's sample_type names), or zeros and event 0 when sid
+   is NULL. type: MMAP or MMAP2 (the build id form when m->has_build_id). */
+PERFDATA_API perfdata_status perfdata_writer_mmap(perfdata_writer *w, uint32_t type, uint16_t misc,
+                                                  const perfdata_mmap *m, const perfdata_sample_id *sid,
+                                                  perfdata_error *err);
+/* COMM; misc gets PERFDATA_MISC_COMM_EXEC when c->exec. */
+PERFDATA_API perfdata_status perfdata_writer_comm(perfdata_writer *w, uint16_t misc, const perfdata_comm *c,
+                                                  const perfdata_sample_id *sid, perfdata_error *err);
+/* FORK or EXIT. */
+PERFDATA_API perfdata_status perfdata_writer_task(perfdata_writer *w, uint32_t type, uint16_t misc,
+                                                  const perfdata_task *t, const perfdata_sample_id *sid,
+                                                  perfdata_error *err);
+/* LOST. */
+PERFDATA_API perfdata_status perfdata_writer_lost(perfdata_writer *w, const perfdata_lost *l,
+                                                  const perfdata_sample_id *sid, perfdata_error *err);
+/* Any record whose body (and extra bytes, for TRACING_DATA and AUXTRACE)
+   is already in the writer's byte order, e.g. one read from a file of that
+   order. FINISHED_ROUND is perfdata_writer_record(w, 68, 0, NULL, 0, NULL,
+   0, err). */
+PERFDATA_API perfdata_status perfdata_writer_record(perfdata_writer *w, uint32_t type, uint16_t misc,
+                                                    const void *body, size_t n, const void *extra, size_t extra_n,
+                                                    perfdata_error *err);
+/* File mode: the feature index and sections, then the header again, now
+   with the data size and the feature bits. Pipe mode: nothing more. */
+PERFDATA_API perfdata_status perfdata_writer_finish(perfdata_writer *w, perfdata_error *err);
+/* Bytes written so far (in buffer mode: the bytes of buf in use). */
+PERFDATA_API uint64_t perfdata_writer_size(const perfdata_writer *w);
+
+/* Feature sections, in the byte order big_endian says, into out (cap
+   bytes); *n the bytes used. ERR_NO_SPACE: err.needed is the size wanted.
+   HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID: a string. */
+PERFDATA_API perfdata_status perfdata_encode_feat_string(void *out, size_t cap, int big_endian, const char *text,
+                                                         size_t *n, perfdata_error *err);
+/* CMDLINE: a list of strings. */
+PERFDATA_API perfdata_status perfdata_encode_feat_strings(void *out, size_t cap, int big_endian,
+                                                          const char *const *list, size_t count, size_t *n,
+                                                          perfdata_error *err);
+/* NRCPUS. */
+PERFDATA_API perfdata_status perfdata_encode_feat_nrcpus(void *out, size_t cap, int big_endian, uint32_t available,
+                                                         uint32_t online, size_t *n, perfdata_error *err);
+/* TOTAL_MEM (kB), CLOCKID (the clock's resolution in ns): one u64. */
+PERFDATA_API perfdata_status perfdata_encode_feat_u64(void *out, size_t cap, int big_endian, uint64_t value,
+                                                      size_t *n, perfdata_error *err);
+/* EVENT_DESC: the events with their names (names[i] may be NULL: ""). */
+PERFDATA_API perfdata_status perfdata_encode_feat_event_desc(void *out, size_t cap, int big_endian,
+                                                             const perfdata_writer_event *events,
+                                                             const char *const *names, size_t count, size_t *n,
+                                                             perfdata_error *err);
+/* One entry of the BUILD_ID feature (entries are concatenated): the
+   object's build id (at most 20 bytes) and path, for process pid (-1 the
+   kernel, perf's HOST_KERNEL_ID) in mode misc (PERFDATA_MISC_KERNEL or
+   _USER). */
+PERFDATA_API perfdata_status perfdata_encode_build_id(void *out, size_t cap, int big_endian, int32_t pid,
+                                                      uint16_t misc, const void *build_id, size_t build_id_size,
+                                                      const char *path, size_t *n, perfdata_error *err);
 
 /* ======================================================================= */
 /* zstd: a self-contained zstd decoder (RFC 8878)                           */
@@ -6374,6 +6528,819 @@ PERFDATA_DEF perfdata_status perfdata_reader_next(perfdata_reader *r, perfdata_r
         r->priv.have_back = 1;
     }
     return perfdata__r_next(r, rec, err);
+}
+
+/* ---------------------------------------------------------------- writer */
+/* Each record is encoded twice by the same code: once counting its bytes,
+   once writing them, so that its size is in its header and a record that
+   cannot be written is refused before its first byte. */
+
+typedef struct perfdata__em {
+    perfdata_writer *w;          /* the output, or NULL: */
+    unsigned char *out;          /* ... this memory (feature encoders), or NULL: only count */
+    uint64_t n;                  /* bytes so far */
+    int big;
+} perfdata__em;
+
+PERFDATA__PRIVATE perfdata__em perfdata__em_count(int big) {
+    perfdata__em e;
+    e.w = 0; e.out = 0; e.n = 0; e.big = big;
+    return e;
+}
+
+PERFDATA__PRIVATE void perfdata__w_sink(perfdata_writer *w, uint64_t at, const void *p, size_t n) {
+    perfdata_status st;
+    if (w->priv.failed != PERFDATA_OK || !n) return;
+    st = w->priv.sink(w->priv.user, at, p, n);
+    if (st != PERFDATA_OK) w->priv.failed = st;
+}
+
+PERFDATA__PRIVATE void perfdata__w_flush(perfdata_writer *w) {
+    if (!w->priv.staged) return;
+    perfdata__w_sink(w, w->priv.pos - w->priv.staged, w->priv.stage, w->priv.staged);
+    w->priv.staged = 0;
+}
+
+/* n bytes of p (p NULL: zeros) to the output. */
+PERFDATA__PRIVATE void perfdata__em_bytes(perfdata__em *e, const void *p, size_t n) {
+    const unsigned char *q = (const unsigned char *)p;
+    size_t i, left = n;
+    if (e->out) {
+        for (i = 0; i < n; i++) e->out[e->n + i] = q ? q[i] : 0;
+    } else if (e->w && e->w->priv.buf) {
+        unsigned char *to = e->w->priv.buf + (size_t)e->w->priv.pos;
+        for (i = 0; i < n; i++) to[i] = q ? q[i] : 0;
+        e->w->priv.pos += n;
+    } else if (e->w) {
+        perfdata_writer *w = e->w;
+        while (left) {
+            size_t k = sizeof w->priv.stage - w->priv.staged;
+            if (k > left) k = left;
+            if (!w->priv.staged && q && left >= sizeof w->priv.stage) {
+                k = left; /* a long run: straight from the caller's bytes */
+                w->priv.pos += k;
+                perfdata__w_sink(w, w->priv.pos - k, q, k);
+            } else {
+                for (i = 0; i < k; i++) w->priv.stage[w->priv.staged + i] = q ? q[i] : 0;
+                w->priv.staged += k;
+                w->priv.pos += k;
+                if (w->priv.staged == sizeof w->priv.stage) perfdata__w_flush(w);
+            }
+            if (q) q += k;
+            left -= k;
+        }
+    }
+    e->n += n;
+}
+
+PERFDATA__PRIVATE void perfdata__em_u8(perfdata__em *e, unsigned v) {
+    unsigned char b = (unsigned char)v;
+    perfdata__em_bytes(e, &b, 1);
+}
+PERFDATA__PRIVATE void perfdata__em_u16(perfdata__em *e, uint16_t v) {
+    unsigned char b[2];
+    b[e->big ? 0 : 1] = (unsigned char)(v >> 8);
+    b[e->big ? 1 : 0] = (unsigned char)v;
+    perfdata__em_bytes(e, b, 2);
+}
+PERFDATA__PRIVATE void perfdata__em_u32(perfdata__em *e, uint32_t v) {
+    unsigned char b[4];
+    int i;
+    for (i = 0; i < 4; i++) b[e->big ? 3 - i : i] = (unsigned char)(v >> (8 * i));
+    perfdata__em_bytes(e, b, 4);
+}
+PERFDATA__PRIVATE void perfdata__em_u64(perfdata__em *e, uint64_t v) {
+    unsigned char b[8];
+    int i;
+    for (i = 0; i < 8; i++) b[e->big ? 7 - i : i] = (unsigned char)(v >> (8 * i));
+    perfdata__em_bytes(e, b, 8);
+}
+/* count values of an array in its own byte order, in the output's */
+PERFDATA__PRIVATE void perfdata__em_u64s(perfdata__em *e, const perfdata_u64s *a, size_t count) {
+    size_t i;
+    if (!e->w && !e->out) { e->n += 8 * (uint64_t)count; return; }
+    for (i = 0; i < count; i++) perfdata__em_u64(e, perfdata_u64s_at(a, i));
+}
+/* a u64 array stored in byte order `big`: count entries */
+PERFDATA__PRIVATE void perfdata__em_u64_view(perfdata__em *e, const unsigned char *p, size_t count, int big) {
+    size_t i;
+    if (!e->w && !e->out) { e->n += 8 * (uint64_t)count; return; }
+    for (i = 0; i < count; i++) perfdata__em_u64(e, perfdata__ld64(p + 8 * i, big));
+}
+/* a string and its NUL, zero-padded to a multiple of `align` */
+PERFDATA__PRIVATE void perfdata__em_string(perfdata__em *e, const unsigned char *s, size_t len, size_t align) {
+    size_t total = (len + 1 + align - 1) / align * align;
+    perfdata__em_bytes(e, s, len);
+    perfdata__em_bytes(e, 0, total - len);
+}
+PERFDATA__PRIVATE size_t perfdata__strlen(const char *s) {
+    size_t n = 0;
+    if (s) while (s[n]) n++;
+    return n;
+}
+
+/* The attr flags as a writer of that byte order lays them out (the
+   inverse of perfdata__attr_flags). */
+PERFDATA__PRIVATE void perfdata__em_attr_flags(perfdata__em *e, uint64_t v) {
+    unsigned char b[8];
+    unsigned i;
+    if (e->big) {
+        uint64_t lo = (v >> 15) & 1u, hi = (v >> 16) & 1u;
+        v &= ~(3ull << 15);
+        v |= (lo << 16) | (hi << 15);
+    }
+    for (i = 0; i < 8; i++) {
+        unsigned char x = (unsigned char)(v >> (8 * i));
+        b[i] = e->big ? perfdata__bitrev8(x) : x;
+    }
+    perfdata__em_bytes(e, b, 8);
+}
+
+PERFDATA__PRIVATE uint32_t perfdata__w_attr_size(const perfdata_attr *a) {
+    return a->size ? a->size : PERFDATA_ATTR_SIZE_VER7;
+}
+
+/* An attr of `size` bytes (a known version's size). */
+PERFDATA__PRIVATE void perfdata__em_attr(perfdata__em *e, const perfdata_attr *a, uint32_t size) {
+    perfdata__em_u32(e, a->type);
+    perfdata__em_u32(e, size);
+    perfdata__em_u64(e, a->config);
+    perfdata__em_u64(e, a->sample_period);
+    perfdata__em_u64(e, a->sample_type);
+    perfdata__em_u64(e, a->read_format);
+    perfdata__em_attr_flags(e, a->flags);
+    perfdata__em_u32(e, a->wakeup_events);
+    perfdata__em_u32(e, a->bp_type);
+    perfdata__em_u64(e, a->config1);
+    if (size >= PERFDATA_ATTR_SIZE_VER1) perfdata__em_u64(e, a->config2);
+    if (size >= PERFDATA_ATTR_SIZE_VER2) perfdata__em_u64(e, a->branch_sample_type);
+    if (size >= PERFDATA_ATTR_SIZE_VER3) {
+        perfdata__em_u64(e, a->sample_regs_user);
+        perfdata__em_u32(e, a->sample_stack_user);
+        perfdata__em_u32(e, (uint32_t)a->clockid);
+    }
+    if (size >= PERFDATA_ATTR_SIZE_VER4) perfdata__em_u64(e, a->sample_regs_intr);
+    if (size >= PERFDATA_ATTR_SIZE_VER5) {
+        perfdata__em_u32(e, a->aux_watermark);
+        perfdata__em_u16(e, a->sample_max_stack);
+        perfdata__em_u16(e, a->reserved_2);
+    }
+    if (size >= PERFDATA_ATTR_SIZE_VER6) {
+        perfdata__em_u32(e, a->aux_sample_size);
+        perfdata__em_u32(e, a->aux_action);
+    }
+    if (size >= PERFDATA_ATTR_SIZE_VER7) perfdata__em_u64(e, a->sig_data);
+    if (size >= PERFDATA_ATTR_SIZE_VER8) perfdata__em_u64(e, a->config3);
+    if (size >= PERFDATA_ATTR_SIZE_VER9) perfdata__em_u64(e, a->config4);
+}
+
+PERFDATA__PRIVATE int perfdata__attr_size_known(uint32_t size) {
+    return size >= PERFDATA_ATTR_SIZE_VER0 && size <= PERFDATA_ATTR_SIZE_VER9 && size % 8 == 0 &&
+           size != 88; /* 88 was never a version: VER2 80, VER3 96 */
+}
+
+/* Branch entry flags in the writer's layout (the inverse of
+   perfdata__branch_flags): a big-endian writer's fields from the top bit
+   down. */
+PERFDATA__PRIVATE uint64_t perfdata__branch_flags_out(uint64_t v, int big) {
+    static const unsigned char widths[] = {1, 1, 1, 1, 16, 4, 2, 4, 3, 31};
+    uint64_t out = 0;
+    unsigned i, lo = 0, hi = 64;
+    if (!big) return v;
+    for (i = 0; i < sizeof widths; i++) {
+        unsigned w = widths[i];
+        uint64_t field = (v >> lo) & ((1ull << w) - 1);
+        hi -= w;
+        out |= field << hi;
+        lo += w;
+    }
+    return out;
+}
+
+/* The sample_id trailer of event ev's attr (nothing without sample_id_all). */
+PERFDATA__PRIVATE void perfdata__em_trailer(perfdata__em *e, const perfdata_attr *a, const perfdata_sample_id *sid) {
+    uint64_t t = a->sample_type;
+    if (!(a->flags & PERFDATA_ATTR_FLAG_SAMPLE_ID_ALL)) return;
+    if (t & PERFDATA_SAMPLE_TID) { perfdata__em_u32(e, sid ? sid->pid : 0); perfdata__em_u32(e, sid ? sid->tid : 0); }
+    if (t & PERFDATA_SAMPLE_TIME) perfdata__em_u64(e, sid ? sid->time : 0);
+    if (t & PERFDATA_SAMPLE_ID) perfdata__em_u64(e, sid ? sid->id : 0);
+    if (t & PERFDATA_SAMPLE_STREAM_ID) perfdata__em_u64(e, sid ? sid->stream_id : 0);
+    if (t & PERFDATA_SAMPLE_CPU) { perfdata__em_u32(e, sid ? sid->cpu : 0); perfdata__em_u32(e, sid ? sid->cpu_reserved : 0); }
+    if (t & PERFDATA_SAMPLE_IDENTIFIER) perfdata__em_u64(e, sid ? sid->identifier : 0);
+}
+
+PERFDATA__PRIVATE perfdata_status perfdata__w_usable(perfdata_writer *w, int begun, perfdata_error *err) {
+    if (w->priv.failed != PERFDATA_OK)
+        return perfdata__fail(err, w->priv.failed, w->priv.pos, 0, PERFDATA__MSG("the sink failed: the output ended"));
+    if (begun && w->priv.state != 1)
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, 0,
+                              w->priv.state ? PERFDATA__MSG("the writer has finished")
+                                            : PERFDATA__MSG("perfdata_writer_begin first"));
+    return PERFDATA_OK;
+}
+
+/* Room for n more bytes (buffer mode). */
+PERFDATA__PRIVATE perfdata_status perfdata__w_room(perfdata_writer *w, uint64_t n, uint32_t type, perfdata_error *err) {
+    if (w->priv.buf && (n > w->priv.cap || w->priv.pos > w->priv.cap - n)) {
+        perfdata_status st = perfdata__fail(err, PERFDATA_ERR_NO_SPACE, w->priv.pos, type, PERFDATA__MSG("the output buffer is full"));
+        if (err) err->needed = n - (w->priv.cap - w->priv.pos);
+        return st;
+    }
+    return PERFDATA_OK;
+}
+
+/* The end of a write: a sink's failure is the caller's error. */
+PERFDATA__PRIVATE perfdata_status perfdata__w_done(perfdata_writer *w, uint32_t type, perfdata_error *err) {
+    if (w->priv.failed != PERFDATA_OK)
+        return perfdata__fail(err, w->priv.failed, w->priv.pos, type, PERFDATA__MSG("the sink failed: the output ended"));
+    return perfdata__ok(err);
+}
+
+PERFDATA__PRIVATE void perfdata__w_start(perfdata_writer *w, unsigned flags) {
+    w->priv.flags = flags;
+    w->priv.big = (flags & PERFDATA_WRITE_BIG_ENDIAN) != 0;
+    w->priv.sink = 0; w->priv.user = 0; w->priv.buf = 0; w->priv.cap = 0;
+    w->priv.pos = 0; w->priv.state = 0; w->priv.failed = PERFDATA_OK;
+    w->priv.events = 0; w->priv.nr_events = 0; w->priv.features = 0; w->priv.nr_features = 0;
+    w->priv.attr_size = 0; w->priv.attrs_offset = w->priv.data_offset = 0;
+    w->priv.staged = 0;
+}
+
+PERFDATA_DEF perfdata_status perfdata_writer_init(perfdata_writer *w, unsigned flags, perfdata_sink sink, void *user,
+                                                  perfdata_error *err) {
+    perfdata__w_start(w, flags);
+    if (!sink || (flags & ~(PERFDATA_WRITE_PIPE | PERFDATA_WRITE_BIG_ENDIAN))) {
+        w->priv.state = 2;
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("no sink, or unknown flags"));
+    }
+    w->priv.sink = sink;
+    w->priv.user = user;
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_writer_init_buffer(perfdata_writer *w, unsigned flags, void *buf, size_t cap,
+                                                         perfdata_error *err) {
+    perfdata__w_start(w, flags);
+    if ((!buf && cap) || (flags & ~(PERFDATA_WRITE_PIPE | PERFDATA_WRITE_BIG_ENDIAN))) {
+        w->priv.state = 2;
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("no buffer, or unknown flags"));
+    }
+    w->priv.buf = (unsigned char *)buf;
+    w->priv.cap = cap;
+    return perfdata__ok(err);
+}
+
+PERFDATA_DEF uint64_t perfdata_writer_size(const perfdata_writer *w) { return w->priv.pos; }
+
+/* The file header: data and feature bits once known (at finish). */
+PERFDATA__PRIVATE void perfdata__em_file_header(perfdata__em *e, const perfdata_writer *w, uint64_t data_size) {
+    uint64_t bits[4] = {0, 0, 0, 0};
+    size_t i;
+    for (i = 0; i < w->priv.nr_features; i++) bits[w->priv.features[i].id / 64] |= 1ull << (w->priv.features[i].id % 64);
+    perfdata__em_u64(e, PERFDATA__MAGIC_LE);
+    perfdata__em_u64(e, 104);
+    perfdata__em_u64(e, (uint64_t)w->priv.attr_size + 16);
+    perfdata__em_u64(e, w->priv.attrs_offset);
+    perfdata__em_u64(e, (uint64_t)w->priv.nr_events * (w->priv.attr_size + 16));
+    perfdata__em_u64(e, w->priv.data_offset);
+    perfdata__em_u64(e, data_size);
+    perfdata__em_u64(e, 0);
+    perfdata__em_u64(e, 0);
+    for (i = 0; i < 4; i++) perfdata__em_u64(e, bits[i]);
+}
+
+/* A record's header; the body follows. */
+PERFDATA__PRIVATE void perfdata__em_header(perfdata__em *e, uint32_t type, uint16_t misc, uint64_t size) {
+    perfdata__em_u32(e, type);
+    perfdata__em_u16(e, misc);
+    perfdata__em_u16(e, (uint16_t)size);
+}
+
+/* Checks a record's size and room, before anything of it is written. */
+PERFDATA__PRIVATE perfdata_status perfdata__w_fits(perfdata_writer *w, uint32_t type, uint64_t size, uint64_t extra,
+                                                  perfdata_error *err) {
+    perfdata_status st = perfdata__w_usable(w, 1, err);
+    if (st != PERFDATA_OK) return st;
+    if (size > 0xffff)
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type, PERFDATA__MSG("a record over 65535 bytes"));
+    return perfdata__w_room(w, size + extra, type, err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_writer_begin(perfdata_writer *w, const perfdata_writer_event *events,
+                                                   size_t nr_events, const perfdata_writer_feature *features,
+                                                   size_t nr_features, perfdata_error *err) {
+    perfdata__em e;
+    size_t i;
+    uint32_t size = 0;
+    uint64_t total;
+    perfdata_status st = perfdata__w_usable(w, 0, err);
+    if (st != PERFDATA_OK) return st;
+    if (w->priv.state != 0) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, 0, PERFDATA__MSG("perfdata_writer_begin called twice"));
+    if (!events || !nr_events) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("no event"));
+    if (nr_features && !features) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("no features"));
+    for (i = 0; i < nr_events; i++) {
+        uint32_t s = perfdata__w_attr_size(&events[i].attr);
+        if (!perfdata__attr_size_known(s))
+            return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("attr size of no version"));
+        if (events[i].nr_ids && !events[i].ids) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("ids missing"));
+        if (events[i].nr_ids > 0xffff / 8) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("too many ids for one event"));
+        if (s > size) size = s;
+    }
+    for (i = 0; i < nr_features; i++) {
+        if (features[i].id == 0 || features[i].id >= PERFDATA_FEAT_BITS || (features[i].n && !features[i].bytes))
+            return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("bad feature"));
+        if (i && features[i].id <= features[i - 1].id)
+            return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("features not in ascending order"));
+        if ((w->priv.flags & PERFDATA_WRITE_PIPE) &&
+            (features[i].id == PERFDATA_FEAT_TRACING_DATA || features[i].id == PERFDATA_FEAT_BUILD_ID))
+            return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0,
+                                  PERFDATA__MSG("a pipe has TRACING_DATA and BUILD_ID as records of their own"));
+        if ((w->priv.flags & PERFDATA_WRITE_PIPE) && features[i].n > 0xffff - 16)
+            return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("a feature over a pipe record's size"));
+    }
+    /* the whole start is measured first: it is written whole or not at all */
+    if (w->priv.flags & PERFDATA_WRITE_PIPE) {
+        total = 16;
+        for (i = 0; i < nr_events; i++) total += 8 + perfdata__w_attr_size(&events[i].attr) + 8 * (uint64_t)events[i].nr_ids;
+        for (i = 0; i < nr_features; i++) total += 16 + (uint64_t)features[i].n;
+    } else {
+        total = 104;
+        for (i = 0; i < nr_events; i++) total += 8 * (uint64_t)events[i].nr_ids + size + 16;
+    }
+    st = perfdata__w_room(w, total, 0, err);
+    if (st != PERFDATA_OK) return st;
+    w->priv.events = events;
+    w->priv.nr_events = nr_events;
+    w->priv.features = features;
+    w->priv.nr_features = nr_features;
+    w->priv.attr_size = size;
+    e.w = w; e.out = 0; e.n = 0; e.big = w->priv.big;
+    if (w->priv.flags & PERFDATA_WRITE_PIPE) {
+        perfdata__em_u64(&e, PERFDATA__MAGIC_LE);
+        perfdata__em_u64(&e, 16);
+        for (i = 0; i < nr_events; i++) {
+            uint32_t s = perfdata__w_attr_size(&events[i].attr);
+            size_t k;
+            perfdata__em_header(&e, PERFDATA_RECORD_HEADER_ATTR, 0, 8 + s + 8 * (uint64_t)events[i].nr_ids);
+            perfdata__em_attr(&e, &events[i].attr, s);
+            for (k = 0; k < events[i].nr_ids; k++) perfdata__em_u64(&e, events[i].ids[k]);
+        }
+        for (i = 0; i < nr_features; i++) {
+            perfdata__em_header(&e, PERFDATA_RECORD_HEADER_FEATURE, 0, 16 + (uint64_t)features[i].n);
+            perfdata__em_u64(&e, features[i].id);
+            perfdata__em_bytes(&e, features[i].bytes, features[i].n);
+        }
+    } else {
+        uint64_t at;
+        size_t k;
+        perfdata__em_bytes(&e, 0, 104); /* the header, written at finish */
+        at = 104;
+        for (i = 0; i < nr_events; i++) {
+            for (k = 0; k < events[i].nr_ids; k++) perfdata__em_u64(&e, events[i].ids[k]);
+        }
+        w->priv.attrs_offset = 104;
+        for (i = 0; i < nr_events; i++) w->priv.attrs_offset += 8 * (uint64_t)events[i].nr_ids;
+        for (i = 0; i < nr_events; i++) {
+            perfdata__em_attr(&e, &events[i].attr, size);
+            perfdata__em_u64(&e, at);
+            perfdata__em_u64(&e, 8 * (uint64_t)events[i].nr_ids);
+            at += 8 * (uint64_t)events[i].nr_ids;
+        }
+        w->priv.data_offset = w->priv.attrs_offset + (uint64_t)nr_events * (size + 16);
+    }
+    w->priv.state = 1;
+    perfdata__w_flush(w);
+    return perfdata__w_done(w, 0, err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_writer_record(perfdata_writer *w, uint32_t type, uint16_t misc,
+                                                    const void *body, size_t n, const void *extra, size_t extra_n,
+                                                    perfdata_error *err) {
+    perfdata__em e;
+    perfdata_status st;
+    if ((n && !body) || (extra_n && !extra))
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type, PERFDATA__MSG("no bytes"));
+    if (type == 0 || type == PERFDATA_RECORD_HEADER_ATTR || (type == PERFDATA_RECORD_HEADER_FEATURE && !(w->priv.flags & PERFDATA_WRITE_PIPE)))
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type,
+                              PERFDATA__MSG("events and features are given to perfdata_writer_begin"));
+    st = perfdata__w_fits(w, type, 8 + (uint64_t)n, extra_n, err);
+    if (st != PERFDATA_OK) return st;
+    e.w = w; e.out = 0; e.n = 0; e.big = w->priv.big;
+    perfdata__em_header(&e, type, misc, 8 + (uint64_t)n);
+    perfdata__em_bytes(&e, body, n);
+    perfdata__em_bytes(&e, extra, extra_n);
+    perfdata__w_flush(w);
+    return perfdata__w_done(w, type, err);
+}
+
+/* The body of a sample, counted or written. */
+PERFDATA__PRIVATE void perfdata__em_sample(perfdata__em *e, const perfdata_attr *a, const perfdata_sample *s) {
+    uint64_t t = a->sample_type;
+    size_t i;
+    if (t & PERFDATA_SAMPLE_IDENTIFIER) perfdata__em_u64(e, s->identifier);
+    if (t & PERFDATA_SAMPLE_IP) perfdata__em_u64(e, s->ip);
+    if (t & PERFDATA_SAMPLE_TID) { perfdata__em_u32(e, s->pid); perfdata__em_u32(e, s->tid); }
+    if (t & PERFDATA_SAMPLE_TIME) perfdata__em_u64(e, s->time);
+    if (t & PERFDATA_SAMPLE_ADDR) perfdata__em_u64(e, s->addr);
+    if (t & PERFDATA_SAMPLE_ID) perfdata__em_u64(e, s->id);
+    if (t & PERFDATA_SAMPLE_STREAM_ID) perfdata__em_u64(e, s->stream_id);
+    if (t & PERFDATA_SAMPLE_CPU) { perfdata__em_u32(e, s->cpu); perfdata__em_u32(e, s->cpu_reserved); }
+    if (t & PERFDATA_SAMPLE_PERIOD) perfdata__em_u64(e, s->period);
+    if (t & PERFDATA_SAMPLE_READ) {
+        const perfdata_read *r = &s->read;
+        uint64_t fmt = a->read_format;
+        if (fmt & PERFDATA_FORMAT_GROUP) {
+            size_t per = perfdata__read_stride(fmt) / 8;
+            perfdata__em_u64(e, r->nr);
+            if (fmt & PERFDATA_FORMAT_TOTAL_TIME_ENABLED) perfdata__em_u64(e, r->time_enabled);
+            if (fmt & PERFDATA_FORMAT_TOTAL_TIME_RUNNING) perfdata__em_u64(e, r->time_running);
+            perfdata__em_u64_view(e, r->values.p, (size_t)r->nr * per, r->big_endian);
+        } else {
+            perfdata__em_u64(e, r->single.value);
+            if (fmt & PERFDATA_FORMAT_TOTAL_TIME_ENABLED) perfdata__em_u64(e, r->time_enabled);
+            if (fmt & PERFDATA_FORMAT_TOTAL_TIME_RUNNING) perfdata__em_u64(e, r->time_running);
+            if (fmt & PERFDATA_FORMAT_ID) perfdata__em_u64(e, r->single.id);
+            if (fmt & PERFDATA_FORMAT_LOST) perfdata__em_u64(e, r->single.lost);
+        }
+    }
+    if (t & PERFDATA_SAMPLE_CALLCHAIN) {
+        perfdata__em_u64(e, s->callchain.count);
+        perfdata__em_u64s(e, &s->callchain, s->callchain.count);
+    }
+    if (t & PERFDATA_SAMPLE_RAW) {
+        /* the u32 size and the bytes end on a multiple of 8, as the kernel pads them */
+        size_t pad = (8 - (4 + s->raw.n) % 8) % 8;
+        perfdata__em_u32(e, (uint32_t)(s->raw.n + pad));
+        perfdata__em_bytes(e, s->raw.p, s->raw.n);
+        perfdata__em_bytes(e, 0, pad);
+    }
+    if (t & PERFDATA_SAMPLE_BRANCH_STACK) {
+        const perfdata_branch_stack *b = &s->branch_stack;
+        perfdata__em_u64(e, b->nr);
+        if (a->branch_sample_type & PERFDATA_BRANCH_HW_INDEX) perfdata__em_u64(e, b->hw_idx);
+        for (i = 0; i < (size_t)b->nr; i++) {
+            const unsigned char *p = b->entries.p + 24 * i;
+            perfdata__em_u64(e, perfdata__ld64(p, b->big_endian));
+            perfdata__em_u64(e, perfdata__ld64(p + 8, b->big_endian));
+            perfdata__em_u64(e, perfdata__branch_flags_out(perfdata__branch_flags(perfdata__ld64(p + 16, b->big_endian), b->big_endian), e->big));
+        }
+        if (a->branch_sample_type & PERFDATA_BRANCH_COUNTERS) perfdata__em_u64s(e, &b->counters, (size_t)b->nr);
+    }
+    if (t & PERFDATA_SAMPLE_REGS_USER) {
+        perfdata__em_u64(e, s->regs_user.abi);
+        if (s->regs_user.abi) perfdata__em_u64s(e, &s->regs_user.values, perfdata__popcount64(a->sample_regs_user));
+    }
+    if (t & PERFDATA_SAMPLE_STACK_USER) {
+        perfdata__em_u64(e, s->stack_user_size);
+        if (s->stack_user_size) {
+            perfdata__em_bytes(e, s->stack_user.p, s->stack_user.n);
+            perfdata__em_bytes(e, 0, (size_t)(s->stack_user_size - s->stack_user.n));
+            perfdata__em_u64(e, s->stack_user_dyn_size);
+        }
+    }
+    if (t & (PERFDATA_SAMPLE_WEIGHT | PERFDATA_SAMPLE_WEIGHT_STRUCT)) perfdata__em_u64(e, s->weight_raw);
+    if (t & PERFDATA_SAMPLE_DATA_SRC) perfdata__em_u64(e, s->data_src);
+    if (t & PERFDATA_SAMPLE_TRANSACTION) perfdata__em_u64(e, s->transaction);
+    if (t & PERFDATA_SAMPLE_REGS_INTR) {
+        perfdata__em_u64(e, s->regs_intr.abi);
+        if (s->regs_intr.abi) perfdata__em_u64s(e, &s->regs_intr.values, perfdata__popcount64(a->sample_regs_intr));
+    }
+    if (t & PERFDATA_SAMPLE_PHYS_ADDR) perfdata__em_u64(e, s->phys_addr);
+    if (t & PERFDATA_SAMPLE_CGROUP) perfdata__em_u64(e, s->cgroup);
+    if (t & PERFDATA_SAMPLE_DATA_PAGE_SIZE) perfdata__em_u64(e, s->data_page_size);
+    if (t & PERFDATA_SAMPLE_CODE_PAGE_SIZE) perfdata__em_u64(e, s->code_page_size);
+    if (t & PERFDATA_SAMPLE_AUX) {
+        perfdata__em_u64(e, s->aux.n);
+        perfdata__em_bytes(e, s->aux.p, s->aux.n);
+    }
+}
+
+PERFDATA_DEF perfdata_status perfdata_writer_sample(perfdata_writer *w, uint16_t misc, const perfdata_sample *s,
+                                                    perfdata_error *err) {
+    const perfdata_attr *a;
+    perfdata__em c, e;
+    perfdata_status st = perfdata__w_usable(w, 1, err);
+    const uint32_t type = PERFDATA_RECORD_SAMPLE;
+    if (st != PERFDATA_OK) return st;
+    if (s->event < 0 || (size_t)s->event >= w->priv.nr_events)
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type, PERFDATA__MSG("no such event"));
+    a = &w->priv.events[s->event].attr;
+    /* the views must hold what their counts say */
+    if (((a->sample_type & PERFDATA_SAMPLE_CALLCHAIN) && s->callchain.count > s->callchain.bytes.n / 8) ||
+        ((a->sample_type & PERFDATA_SAMPLE_READ) && (a->read_format & PERFDATA_FORMAT_GROUP) &&
+         s->read.nr > s->read.values.n / perfdata__read_stride(a->read_format)) ||
+        ((a->sample_type & PERFDATA_SAMPLE_BRANCH_STACK) &&
+         (s->branch_stack.nr > s->branch_stack.entries.n / 24 ||
+          ((a->branch_sample_type & PERFDATA_BRANCH_COUNTERS) && s->branch_stack.nr > s->branch_stack.counters.count))) ||
+        ((a->sample_type & PERFDATA_SAMPLE_REGS_USER) && s->regs_user.abi &&
+         s->regs_user.values.count < perfdata__popcount64(a->sample_regs_user)) ||
+        ((a->sample_type & PERFDATA_SAMPLE_REGS_INTR) && s->regs_intr.abi &&
+         s->regs_intr.values.count < perfdata__popcount64(a->sample_regs_intr)) ||
+        ((a->sample_type & PERFDATA_SAMPLE_STACK_USER) &&
+         (s->stack_user.n > s->stack_user_size || s->stack_user_size > 0xffff || s->stack_user_size % 8)) ||
+        ((a->sample_type & PERFDATA_SAMPLE_AUX) && (s->aux.n > 0xffff || s->aux.n % 8)) ||
+        ((a->sample_type & PERFDATA_SAMPLE_RAW) && s->raw.n > 0xffff))
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type, PERFDATA__MSG("a sample's counts exceed its views"));
+    c = perfdata__em_count(w->priv.big);
+    perfdata__em_sample(&c, a, s);
+    st = perfdata__w_fits(w, type, 8 + c.n, 0, err);
+    if (st != PERFDATA_OK) return st;
+    e.w = w; e.out = 0; e.n = 0; e.big = w->priv.big;
+    perfdata__em_header(&e, type, misc, 8 + c.n);
+    perfdata__em_sample(&e, a, s);
+    perfdata__w_flush(w);
+    return perfdata__w_done(w, type, err);
+}
+
+/* A kernel record: the body by fn, then the trailer of sid's event. */
+typedef void (*perfdata__em_body)(perfdata__em *e, const void *what);
+
+PERFDATA__PRIVATE perfdata_status perfdata__w_kernel(perfdata_writer *w, uint32_t type, uint16_t misc,
+                                                    perfdata__em_body fn, const void *what,
+                                                    const perfdata_sample_id *sid, perfdata_error *err) {
+    perfdata__em c, e;
+    const perfdata_attr *a;
+    long ev = sid ? sid->event : 0;
+    perfdata_status st = perfdata__w_usable(w, 1, err);
+    if (st != PERFDATA_OK) return st;
+    if (ev < 0 || (size_t)ev >= w->priv.nr_events)
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type, PERFDATA__MSG("no such event"));
+    a = &w->priv.events[ev].attr;
+    c = perfdata__em_count(w->priv.big);
+    fn(&c, what);
+    perfdata__em_trailer(&c, a, sid);
+    st = perfdata__w_fits(w, type, 8 + c.n, 0, err);
+    if (st != PERFDATA_OK) return st;
+    e.w = w; e.out = 0; e.n = 0; e.big = w->priv.big;
+    perfdata__em_header(&e, type, misc, 8 + c.n);
+    fn(&e, what);
+    perfdata__em_trailer(&e, a, sid);
+    perfdata__w_flush(w);
+    return perfdata__w_done(w, type, err);
+}
+
+typedef struct perfdata__mmap_out { const perfdata_mmap *m; int mmap2; } perfdata__mmap_out;
+
+PERFDATA__PRIVATE void perfdata__em_mmap(perfdata__em *e, const void *what) {
+    const perfdata__mmap_out *o = (const perfdata__mmap_out *)what;
+    const perfdata_mmap *m = o->m;
+    perfdata__em_u32(e, m->pid);
+    perfdata__em_u32(e, m->tid);
+    perfdata__em_u64(e, m->addr);
+    perfdata__em_u64(e, m->len);
+    perfdata__em_u64(e, m->pgoff);
+    if (o->mmap2) {
+        if (m->has_build_id) {
+            perfdata__em_u8(e, m->build_id_size);
+            perfdata__em_bytes(e, 0, 3);
+            perfdata__em_bytes(e, m->build_id.p, m->build_id.n);
+            perfdata__em_bytes(e, 0, 20 - m->build_id.n);
+        } else {
+            perfdata__em_u32(e, m->maj);
+            perfdata__em_u32(e, m->min);
+            perfdata__em_u64(e, m->ino);
+            perfdata__em_u64(e, m->ino_generation);
+        }
+        perfdata__em_u32(e, m->prot);
+        perfdata__em_u32(e, m->flags);
+    }
+    perfdata__em_string(e, m->filename.p, m->filename.n, 8);
+}
+
+PERFDATA_DEF perfdata_status perfdata_writer_mmap(perfdata_writer *w, uint32_t type, uint16_t misc,
+                                                  const perfdata_mmap *m, const perfdata_sample_id *sid,
+                                                  perfdata_error *err) {
+    perfdata__mmap_out o;
+    if ((type != PERFDATA_RECORD_MMAP && type != PERFDATA_RECORD_MMAP2) || (m->filename.n && !m->filename.p) ||
+        (m->has_build_id && (m->build_id.n > 20 || (m->build_id.n && !m->build_id.p))))
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type, PERFDATA__MSG("not an mmap, or a bad build id"));
+    o.m = m;
+    o.mmap2 = type == PERFDATA_RECORD_MMAP2;
+    if (o.mmap2 && m->has_build_id) misc |= PERFDATA_MISC_MMAP_BUILD_ID;
+    return perfdata__w_kernel(w, type, misc, perfdata__em_mmap, &o, sid, err);
+}
+
+PERFDATA__PRIVATE void perfdata__em_comm(perfdata__em *e, const void *what) {
+    const perfdata_comm *c = (const perfdata_comm *)what;
+    perfdata__em_u32(e, c->pid);
+    perfdata__em_u32(e, c->tid);
+    perfdata__em_string(e, c->comm.p, c->comm.n, 8);
+}
+
+PERFDATA_DEF perfdata_status perfdata_writer_comm(perfdata_writer *w, uint16_t misc, const perfdata_comm *c,
+                                                  const perfdata_sample_id *sid, perfdata_error *err) {
+    if (c->comm.n && !c->comm.p) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, PERFDATA_RECORD_COMM, PERFDATA__MSG("no name"));
+    if (c->exec) misc |= PERFDATA_MISC_COMM_EXEC;
+    return perfdata__w_kernel(w, PERFDATA_RECORD_COMM, misc, perfdata__em_comm, c, sid, err);
+}
+
+PERFDATA__PRIVATE void perfdata__em_task(perfdata__em *e, const void *what) {
+    const perfdata_task *t = (const perfdata_task *)what;
+    perfdata__em_u32(e, t->pid);
+    perfdata__em_u32(e, t->ppid);
+    perfdata__em_u32(e, t->tid);
+    perfdata__em_u32(e, t->ptid);
+    perfdata__em_u64(e, t->time);
+}
+
+PERFDATA_DEF perfdata_status perfdata_writer_task(perfdata_writer *w, uint32_t type, uint16_t misc,
+                                                  const perfdata_task *t, const perfdata_sample_id *sid,
+                                                  perfdata_error *err) {
+    if (type != PERFDATA_RECORD_FORK && type != PERFDATA_RECORD_EXIT)
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type, PERFDATA__MSG("not FORK or EXIT"));
+    return perfdata__w_kernel(w, type, misc, perfdata__em_task, t, sid, err);
+}
+
+PERFDATA__PRIVATE void perfdata__em_lost(perfdata__em *e, const void *what) {
+    const perfdata_lost *l = (const perfdata_lost *)what;
+    perfdata__em_u64(e, l->id);
+    perfdata__em_u64(e, l->lost);
+}
+
+PERFDATA_DEF perfdata_status perfdata_writer_lost(perfdata_writer *w, const perfdata_lost *l,
+                                                  const perfdata_sample_id *sid, perfdata_error *err) {
+    return perfdata__w_kernel(w, PERFDATA_RECORD_LOST, 0, perfdata__em_lost, l, sid, err);
+}
+
+PERFDATA_DEF perfdata_status perfdata_writer_finish(perfdata_writer *w, perfdata_error *err) {
+    perfdata__em e;
+    uint64_t data_size, at, total = 0;
+    size_t i;
+    perfdata_status st = perfdata__w_usable(w, 1, err);
+    if (st != PERFDATA_OK) return st;
+    if (w->priv.flags & PERFDATA_WRITE_PIPE) {
+        w->priv.state = 2;
+        return perfdata__ok(err);
+    }
+    for (i = 0; i < w->priv.nr_features; i++) total += 16 + (uint64_t)w->priv.features[i].n;
+    st = perfdata__w_room(w, total, 0, err);
+    if (st != PERFDATA_OK) return st;
+    data_size = w->priv.pos - w->priv.data_offset;
+    e.w = w; e.out = 0; e.n = 0; e.big = w->priv.big;
+    at = w->priv.pos + 16 * (uint64_t)w->priv.nr_features;
+    for (i = 0; i < w->priv.nr_features; i++) {
+        perfdata__em_u64(&e, at);
+        perfdata__em_u64(&e, w->priv.features[i].n);
+        at += w->priv.features[i].n;
+    }
+    for (i = 0; i < w->priv.nr_features; i++) perfdata__em_bytes(&e, w->priv.features[i].bytes, w->priv.features[i].n);
+    perfdata__w_flush(w);
+    /* the header, now complete, over the zeros begin left */
+    if (w->priv.buf) {
+        perfdata__em h;
+        uint64_t end = w->priv.pos;
+        h.w = w; h.out = 0; h.n = 0; h.big = w->priv.big;
+        w->priv.pos = 0;
+        perfdata__em_file_header(&h, w, data_size);
+        w->priv.pos = end;
+    } else {
+        perfdata__em h;
+        unsigned char hdr[104];
+        h.w = 0; h.out = hdr; h.n = 0; h.big = w->priv.big;
+        perfdata__em_file_header(&h, w, data_size);
+        perfdata__w_sink(w, 0, hdr, sizeof hdr);
+    }
+    w->priv.state = 2;
+    return perfdata__w_done(w, 0, err);
+}
+
+/* ------------------------------------------------ writer: feature sections */
+
+/* Encodes by fn into out when the count fits cap. */
+typedef void (*perfdata__em_feat)(perfdata__em *e, const void *what);
+
+PERFDATA__PRIVATE perfdata_status perfdata__encode(void *out, size_t cap, int big, perfdata__em_feat fn,
+                                                  const void *what, size_t *n, perfdata_error *err) {
+    perfdata__em c = perfdata__em_count(big), e;
+    fn(&c, what);
+    if (n) *n = (size_t)c.n;
+    if (c.n > cap || (!out && c.n)) {
+        perfdata_status st = perfdata__fail(err, PERFDATA_ERR_NO_SPACE, 0, 0, PERFDATA__MSG("the feature's buffer is too small"));
+        if (err) err->needed = c.n;
+        return st;
+    }
+    e.w = 0; e.out = (unsigned char *)out; e.n = 0; e.big = big;
+    fn(&e, what);
+    return perfdata__ok(err);
+}
+
+/* perf's do_write_string: a u32 length (the string, its NUL and zeros to a
+   multiple of 64), then those bytes */
+PERFDATA__PRIVATE void perfdata__em_feat_str(perfdata__em *e, const char *s) {
+    size_t len = perfdata__strlen(s);
+    perfdata__em_u32(e, (uint32_t)((len + 1 + 63) / 64 * 64));
+    perfdata__em_string(e, (const unsigned char *)s, len, 64);
+}
+PERFDATA__PRIVATE void perfdata__em_feat_string(perfdata__em *e, const void *what) {
+    perfdata__em_feat_str(e, (const char *)what);
+}
+
+PERFDATA_DEF perfdata_status perfdata_encode_feat_string(void *out, size_t cap, int big_endian, const char *text,
+                                                         size_t *n, perfdata_error *err) {
+    if (!text) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("no text"));
+    return perfdata__encode(out, cap, big_endian, perfdata__em_feat_string, text, n, err);
+}
+
+typedef struct perfdata__strs { const char *const *list; size_t count; } perfdata__strs;
+PERFDATA__PRIVATE void perfdata__em_feat_strings(perfdata__em *e, const void *what) {
+    const perfdata__strs *s = (const perfdata__strs *)what;
+    size_t i;
+    perfdata__em_u32(e, (uint32_t)s->count);
+    for (i = 0; i < s->count; i++) perfdata__em_feat_str(e, s->list[i] ? s->list[i] : "");
+}
+
+PERFDATA_DEF perfdata_status perfdata_encode_feat_strings(void *out, size_t cap, int big_endian,
+                                                          const char *const *list, size_t count, size_t *n,
+                                                          perfdata_error *err) {
+    perfdata__strs s;
+    if ((count && !list) || count > 0xffffffffu) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("no list"));
+    s.list = list; s.count = count;
+    return perfdata__encode(out, cap, big_endian, perfdata__em_feat_strings, &s, n, err);
+}
+
+PERFDATA__PRIVATE void perfdata__em_feat_u32x2(perfdata__em *e, const void *what) {
+    const uint32_t *v = (const uint32_t *)what;
+    perfdata__em_u32(e, v[0]);
+    perfdata__em_u32(e, v[1]);
+}
+
+PERFDATA_DEF perfdata_status perfdata_encode_feat_nrcpus(void *out, size_t cap, int big_endian, uint32_t available,
+                                                         uint32_t online, size_t *n, perfdata_error *err) {
+    uint32_t v[2];
+    v[0] = available; v[1] = online;
+    return perfdata__encode(out, cap, big_endian, perfdata__em_feat_u32x2, v, n, err);
+}
+
+PERFDATA__PRIVATE void perfdata__em_feat_u64(perfdata__em *e, const void *what) {
+    perfdata__em_u64(e, *(const uint64_t *)what);
+}
+
+PERFDATA_DEF perfdata_status perfdata_encode_feat_u64(void *out, size_t cap, int big_endian, uint64_t value,
+                                                      size_t *n, perfdata_error *err) {
+    return perfdata__encode(out, cap, big_endian, perfdata__em_feat_u64, &value, n, err);
+}
+
+typedef struct perfdata__descs {
+    const perfdata_writer_event *events;
+    const char *const *names;
+    size_t count;
+    uint32_t size;
+} perfdata__descs;
+PERFDATA__PRIVATE void perfdata__em_feat_event_desc(perfdata__em *e, const void *what) {
+    const perfdata__descs *d = (const perfdata__descs *)what;
+    size_t i, k;
+    perfdata__em_u32(e, (uint32_t)d->count);
+    perfdata__em_u32(e, d->size);
+    for (i = 0; i < d->count; i++) {
+        perfdata__em_attr(e, &d->events[i].attr, d->size);
+        perfdata__em_u32(e, (uint32_t)d->events[i].nr_ids);
+        perfdata__em_feat_str(e, d->names && d->names[i] ? d->names[i] : "");
+        for (k = 0; k < d->events[i].nr_ids; k++) perfdata__em_u64(e, d->events[i].ids[k]);
+    }
+}
+
+PERFDATA_DEF perfdata_status perfdata_encode_feat_event_desc(void *out, size_t cap, int big_endian,
+                                                             const perfdata_writer_event *events,
+                                                             const char *const *names, size_t count, size_t *n,
+                                                             perfdata_error *err) {
+    perfdata__descs d;
+    size_t i;
+    d.size = 0;
+    if ((count && !events) || count > 0xffffffffu) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("no events"));
+    for (i = 0; i < count; i++) {
+        uint32_t s = perfdata__w_attr_size(&events[i].attr);
+        if (!perfdata__attr_size_known(s) || (events[i].nr_ids && !events[i].ids) || events[i].nr_ids > 0xffffffffu)
+            return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("bad event"));
+        if (s > d.size) d.size = s;
+    }
+    d.events = events; d.names = names; d.count = count;
+    if (!d.size) d.size = PERFDATA_ATTR_SIZE_VER7;
+    return perfdata__encode(out, cap, big_endian, perfdata__em_feat_event_desc, &d, n, err);
+}
+
+typedef struct perfdata__bid {
+    int32_t pid; uint16_t misc; const unsigned char *id; size_t size; const char *path;
+} perfdata__bid;
+PERFDATA__PRIVATE void perfdata__em_build_id(perfdata__em *e, const void *what) {
+    const perfdata__bid *b = (const perfdata__bid *)what;
+    size_t len = perfdata__strlen(b->path), padded = (len + 1 + 63) / 64 * 64;
+    perfdata__em_header(e, PERFDATA_RECORD_HEADER_BUILD_ID, (uint16_t)(b->misc | PERFDATA_MISC_BUILD_ID_SIZE), 36 + padded);
+    perfdata__em_u32(e, (uint32_t)b->pid);
+    perfdata__em_bytes(e, b->id, b->size);
+    perfdata__em_bytes(e, 0, 20 - b->size);
+    perfdata__em_u8(e, (unsigned)b->size);
+    perfdata__em_bytes(e, 0, 3);
+    perfdata__em_string(e, (const unsigned char *)b->path, len, 64);
+}
+
+PERFDATA_DEF perfdata_status perfdata_encode_build_id(void *out, size_t cap, int big_endian, int32_t pid,
+                                                      uint16_t misc, const void *build_id, size_t build_id_size,
+                                                      const char *path, size_t *n, perfdata_error *err) {
+    perfdata__bid b;
+    if (build_id_size > 20 || (build_id_size && !build_id) || !path || perfdata__strlen(path) > 4096)
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("bad build id or path"));
+    b.pid = pid; b.misc = misc; b.id = (const unsigned char *)build_id; b.size = build_id_size; b.path = path;
+    return perfdata__encode(out, cap, big_endian, perfdata__em_build_id, &b, n, err);
 }
 
 /* ======================================================================= */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # `make test-cross`: the test suite on other hosts. Part 1, the unit tests
-# (test_core.c, test_features.c, test_names.c, test_order.c, the zstd
+# (test_core.c, test_features.c, test_names.c, test_order.c, test_writer.c, the zstd
 # decoder's test_zstd.c --unit and over the compressed fixtures, the ELF
 # resolver's test_elf.c and the process state's test_state.c), built for
 #   s390x  (64-bit big-endian)  s390x-linux-gnu-gcc -static, run by qemu-s390x;
@@ -30,7 +30,7 @@ W="-std=c99 -Wall -Wextra -Wpedantic -Werror -Wno-dangling-pointer -g"
 I386="gcc -m32 -msse2 -mfpmath=sse -isystem /usr/include/x86_64-linux-gnu"
 UBSAN="-fsanitize=undefined -fno-sanitize-recover=all"
 ASAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-TESTS="test_core test_features test_names test_order test_zstd test_elf test_state"
+TESTS="test_core test_features test_names test_order test_zstd test_elf test_state test_writer"
 FIXTURES=$(find tests/data -name '*.data' -type f | sort | tr '\n' ' ')
 # arguments of each unit test binary (test_zstd's file lives in zstd/)
 args_of() {
