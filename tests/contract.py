@@ -69,6 +69,8 @@ COMMANDS = [
     ('collapse --kernel', ['collapse', '--kernel']),
     ('script', ['script']),
     ('script -F trace', ['script', '--show-task-events', '--show-mmap-events', '-F', 'comm,tid,pid,time,cpu,event,trace']),
+    ('convert --pipe', ['convert', '--pipe', '-o', '-']),
+    ('convert --endian', ['convert', '--pipe', '--endian', 'big', '--decompress', '-o', '-']),
 ]
 
 # A clear message: what the tools print, "perfdata: ..." or "perfdata CMD: ...".

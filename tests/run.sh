@@ -197,6 +197,13 @@ count "C++ and Rust names and unwound stacks as perf shows them: script (and --n
 count "source lines as perf shows them: report --sort srcline, script -F +srcline = perf's on tests/data/cxx-*, rust-* and unwind-*; separate debug files by build id and .gnu_debuglink; results.csv's file:line = addr2line (ASan build)" python3 tests/srcline_diff.py build/asan/perfdata
 count "call chains with a context perf 6.1 does not know (guest, -1): dropped whole by script and collapse, as perf does" python3 tests/callchain_contexts.py build/asan/perfdata
 count "script = perf script on tests/data (ASan build)" python3 tests/script_diff.py build/asan/perfdata --expect tests/expected/script-data.txt tests/data
+count "convert (perfdata.h's writer): to a pipe, to a file, decompressed, to the other byte order and back; each read back = the input record for record, by our dump and by perf report -D (tests/data)" python3 tests/convert_roundtrip.py build/perfdata tests/data
+count "convert on tests/data (ASan build)" python3 tests/convert_roundtrip.py build/asan/perfdata --no-perf tests/data
+if [ -d "$CORPUS" ]; then
+    count "convert on ../shared/corpus: every input read back = the input, by our dump and by perf report -D" python3 tests/convert_roundtrip.py build/perfdata "$CORPUS"
+else
+    skip "convert on ../shared/corpus: every input read back = the input, by our dump and by perf report -D" "no $CORPUS"
+fi
 count "info = perf report --header-only -I on tests/data fixtures" python3 tests/info_diff.py build/perfdata tests/data
 count "info = perf report --header-only -I (ASan build)" python3 tests/info_diff.py build/asan/perfdata tests/data
 if [ -d "$CORPUS" ]; then

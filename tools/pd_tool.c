@@ -404,6 +404,20 @@ static int slot_rebuilds(const pd_session *s, const perfdata_record *rec) {
            rec->extra.offset == at + size;
 }
 
+/* What the session learns from a record as the command gets it: a pipe
+   names its architecture in a feature record (perf's env->arch). */
+static void session_saw(pd_session *s, const perfdata_record *rec) {
+    perfdata_header_feature hf;
+    perfdata_view arch;
+    if (rec->type != PERFDATA_RECORD_HEADER_FEATURE ||
+        perfdata_decode_header_feature(s->file, rec, &hf, NULL) != PERFDATA_OK || hf.feat_id != PERFDATA_FEAT_ARCH ||
+        perfdata_decode_feat_string(hf.data, rec->big_endian, &arch, NULL) != PERFDATA_OK || arch.n >= sizeof s->arch ||
+        memchr(arch.p, 0, arch.n))
+        return;
+    memcpy(s->arch, arch.p, arch.n);
+    s->arch[arch.n] = 0;
+}
+
 /* One record for the command (the reader thread's side of the walk). */
 static void pipe_put(pd_pipe *p, const perfdata_record *rec, const char *name) {
     pd_session *s = p->s;
@@ -562,11 +576,13 @@ static int walk_piped(pd_session *s, pd_record_fn fn, void *ctx) {
             if (slot->item) {
                 const pd_item *it = (const pd_item *)slot->p;
                 p->decompressed = it->decompressed;
+                session_saw(s, &it->rec);
                 fn(ctx, &it->rec, it->name);
             } else {
                 perfdata_record rec;
                 slot_record(s, (const unsigned char *)slot->p, slot->stream, slot->extra, &rec);
                 p->decompressed = slot->decompressed;
+                session_saw(s, &rec);
                 fn(ctx, &rec, stream_name(s, &rec));
             }
         }
@@ -622,7 +638,10 @@ static int walk(pd_session *s, pd_record_fn fn, void *ctx) {
         if (s->pipe) s->pipe->records++;
         else s->records++;
         if (s->pipe) pipe_put(s->pipe, &rec, stream_name(s, &rec));
-        else fn(ctx, &rec, stream_name(s, &rec));
+        else {
+            session_saw(s, &rec);
+            fn(ctx, &rec, stream_name(s, &rec));
+        }
         {
             uint64_t at = perfdata_reader_position(&s->reader, &stream);
             pd_map *m = stream && stream <= s->input.nr_streams ? &s->input.streams[stream - 1] : &s->input.main;

@@ -22,6 +22,7 @@ static const struct {
     {&pd_collapse_command, pd_cmd_collapse},
     {&pd_script_command, pd_cmd_script},
     {&pd_stat_command, pd_cmd_stat},
+    {&pd_convert_command, pd_cmd_convert},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
