@@ -6593,27 +6593,26 @@ PERFDATA__PRIVATE void perfdata__em_bytes(perfdata__em *e, const void *p, size_t
     e->n += n;
 }
 
-PERFDATA__PRIVATE void perfdata__em_u8(perfdata__em *e, unsigned v) {
-    unsigned char b = (unsigned char)v;
-    perfdata__em_bytes(e, &b, 1);
-}
-PERFDATA__PRIVATE void perfdata__em_u16(perfdata__em *e, uint16_t v) {
-    unsigned char b[2];
-    b[e->big ? 0 : 1] = (unsigned char)(v >> 8);
-    b[e->big ? 1 : 0] = (unsigned char)v;
-    perfdata__em_bytes(e, b, 2);
-}
-PERFDATA__PRIVATE void perfdata__em_u32(perfdata__em *e, uint32_t v) {
-    unsigned char b[4];
-    int i;
-    for (i = 0; i < 4; i++) b[e->big ? 3 - i : i] = (unsigned char)(v >> (8 * i));
-    perfdata__em_bytes(e, b, 4);
-}
-PERFDATA__PRIVATE void perfdata__em_u64(perfdata__em *e, uint64_t v) {
+/* An integer of `size` bytes (1, 2, 4 or 8) in the output's order, from
+   its two 32-bit halves: one out-of-line function, no 64-bit shift (small
+   cores call a helper for each). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+PERFDATA__PRIVATE void perfdata__em_uint(perfdata__em *e, uint32_t lo, uint32_t hi, unsigned size) {
     unsigned char b[8];
-    int i;
-    for (i = 0; i < 8; i++) b[e->big ? 7 - i : i] = (unsigned char)(v >> (8 * i));
-    perfdata__em_bytes(e, b, 8);
+    unsigned i;
+    for (i = 0; i < size; i++) {
+        uint32_t word = i < 4 ? lo : hi;
+        b[e->big ? size - 1 - i : i] = (unsigned char)(word >> (8 * (i & 3)));
+    }
+    perfdata__em_bytes(e, b, size);
+}
+PERFDATA__PRIVATE void perfdata__em_u8(perfdata__em *e, unsigned v) { perfdata__em_uint(e, v, 0, 1); }
+PERFDATA__PRIVATE void perfdata__em_u16(perfdata__em *e, uint16_t v) { perfdata__em_uint(e, v, 0, 2); }
+PERFDATA__PRIVATE void perfdata__em_u32(perfdata__em *e, uint32_t v) { perfdata__em_uint(e, v, 0, 4); }
+PERFDATA__PRIVATE void perfdata__em_u64(perfdata__em *e, uint64_t v) {
+    perfdata__em_uint(e, (uint32_t)v, (uint32_t)(v >> 32), 8);
 }
 /* count values of an array in its own byte order, in the output's */
 PERFDATA__PRIVATE void perfdata__em_u64s(perfdata__em *e, const perfdata_u64s *a, size_t count) {

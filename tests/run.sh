@@ -145,8 +145,10 @@ else
 fi
 if command -v qemu-system-arm >/dev/null 2>&1 && command -v ld.lld >/dev/null 2>&1 && command -v clang >/dev/null 2>&1; then
     count "Cortex-M0 bare metal under qemu-system-arm, and the ARMv6-M helper gate" sh tests/cross/m0.sh
+    count "firmware that profiles itself: a Cortex-M0 program streams pipe-mode perf.data of its own PC samples over semihosting; perf report and perfdata report name its hot functions at their designed shares" sh tests/firmware.sh build/perfdata
 else
     skip "Cortex-M0 bare metal under qemu-system-arm, and the ARMv6-M helper gate" "qemu-system-arm, lld or clang not installed (sh tests/cross/install.sh)"
+    skip "firmware that profiles itself: a Cortex-M0 program streams pipe-mode perf.data of its own PC samples over semihosting; perf report and perfdata report name its hot functions at their designed shares" "qemu-system-arm, lld or clang not installed (sh tests/cross/install.sh)"
 fi
 
 # static analysis and valgrind: clean, or the step fails
