@@ -6659,38 +6659,36 @@ PERFDATA__PRIVATE uint32_t perfdata__w_attr_size(const perfdata_attr *a) {
     return a->size ? a->size : PERFDATA_ATTR_SIZE_VER7;
 }
 
+/* The attr's fields after its size, in their order: the struct member and
+   its bytes (the flags, at 0, are written apart); each version's size ends
+   on a field. */
+typedef struct perfdata__afield { unsigned short at; unsigned char size; } perfdata__afield;
+#define PERFDATA__AF(field, size) {(unsigned short)offsetof(perfdata_attr, field), size}
+static const perfdata__afield perfdata__afields[] = {
+    PERFDATA__AF(config, 8), PERFDATA__AF(sample_period, 8), PERFDATA__AF(sample_type, 8),
+    PERFDATA__AF(read_format, 8), {0, 8}, PERFDATA__AF(wakeup_events, 4), PERFDATA__AF(bp_type, 4),
+    PERFDATA__AF(config1, 8), PERFDATA__AF(config2, 8), PERFDATA__AF(branch_sample_type, 8),
+    PERFDATA__AF(sample_regs_user, 8), PERFDATA__AF(sample_stack_user, 4), PERFDATA__AF(clockid, 4),
+    PERFDATA__AF(sample_regs_intr, 8), PERFDATA__AF(aux_watermark, 4), PERFDATA__AF(sample_max_stack, 2),
+    PERFDATA__AF(reserved_2, 2), PERFDATA__AF(aux_sample_size, 4), PERFDATA__AF(aux_action, 4),
+    PERFDATA__AF(sig_data, 8), PERFDATA__AF(config3, 8), PERFDATA__AF(config4, 8)};
+#undef PERFDATA__AF
+
 /* An attr of `size` bytes (a known version's size). */
 PERFDATA__PRIVATE void perfdata__em_attr(perfdata__em *e, const perfdata_attr *a, uint32_t size) {
+    const unsigned char *base = (const unsigned char *)a;
+    uint32_t at = 8;
+    size_t i;
     perfdata__em_u32(e, a->type);
     perfdata__em_u32(e, size);
-    perfdata__em_u64(e, a->config);
-    perfdata__em_u64(e, a->sample_period);
-    perfdata__em_u64(e, a->sample_type);
-    perfdata__em_u64(e, a->read_format);
-    perfdata__em_attr_flags(e, a->flags);
-    perfdata__em_u32(e, a->wakeup_events);
-    perfdata__em_u32(e, a->bp_type);
-    perfdata__em_u64(e, a->config1);
-    if (size >= PERFDATA_ATTR_SIZE_VER1) perfdata__em_u64(e, a->config2);
-    if (size >= PERFDATA_ATTR_SIZE_VER2) perfdata__em_u64(e, a->branch_sample_type);
-    if (size >= PERFDATA_ATTR_SIZE_VER3) {
-        perfdata__em_u64(e, a->sample_regs_user);
-        perfdata__em_u32(e, a->sample_stack_user);
-        perfdata__em_u32(e, (uint32_t)a->clockid);
+    for (i = 0; i < sizeof perfdata__afields / sizeof perfdata__afields[0] && at < size; i++) {
+        const perfdata__afield *f = &perfdata__afields[i];
+        const void *p = base + f->at;
+        at += f->size;
+        if (!f->at) perfdata__em_attr_flags(e, a->flags);
+        else if (f->size == 8) perfdata__em_u64(e, *(const uint64_t *)p);
+        else perfdata__em_uint(e, f->size == 4 ? *(const uint32_t *)p : *(const uint16_t *)p, 0, f->size);
     }
-    if (size >= PERFDATA_ATTR_SIZE_VER4) perfdata__em_u64(e, a->sample_regs_intr);
-    if (size >= PERFDATA_ATTR_SIZE_VER5) {
-        perfdata__em_u32(e, a->aux_watermark);
-        perfdata__em_u16(e, a->sample_max_stack);
-        perfdata__em_u16(e, a->reserved_2);
-    }
-    if (size >= PERFDATA_ATTR_SIZE_VER6) {
-        perfdata__em_u32(e, a->aux_sample_size);
-        perfdata__em_u32(e, a->aux_action);
-    }
-    if (size >= PERFDATA_ATTR_SIZE_VER7) perfdata__em_u64(e, a->sig_data);
-    if (size >= PERFDATA_ATTR_SIZE_VER8) perfdata__em_u64(e, a->config3);
-    if (size >= PERFDATA_ATTR_SIZE_VER9) perfdata__em_u64(e, a->config4);
 }
 
 PERFDATA__PRIVATE int perfdata__attr_size_known(uint32_t size) {
@@ -6825,13 +6823,48 @@ PERFDATA__PRIVATE perfdata_status perfdata__w_fits(perfdata_writer *w, uint32_t 
     return perfdata__w_room(w, size + extra, type, err);
 }
 
+/* The start of the output, counted or written: a pipe's header, its
+   HEADER_ATTR and HEADER_FEATURE records; a file's header (written again
+   at finish), its events' ids, then its attrs. */
+PERFDATA__PRIVATE void perfdata__em_start(perfdata__em *e, const perfdata_writer *w) {
+    const perfdata_writer_event *ev = w->priv.events;
+    const perfdata_writer_feature *ft = w->priv.features;
+    int pipe = (w->priv.flags & PERFDATA_WRITE_PIPE) != 0;
+    uint64_t at = 104;
+    size_t i, k;
+    if (pipe) {
+        perfdata__em_u64(e, PERFDATA__MAGIC_LE);
+        perfdata__em_u64(e, 16);
+    } else {
+        perfdata__em_bytes(e, 0, 104);
+    }
+    for (i = 0; i < w->priv.nr_events; i++) {
+        if (pipe) {
+            uint32_t s = perfdata__w_attr_size(&ev[i].attr);
+            perfdata__em_header(e, PERFDATA_RECORD_HEADER_ATTR, 0, 8 + s + 8 * (uint64_t)ev[i].nr_ids);
+            perfdata__em_attr(e, &ev[i].attr, s);
+        }
+        for (k = 0; k < ev[i].nr_ids; k++) perfdata__em_u64(e, ev[i].ids[k]);
+    }
+    for (i = 0; i < w->priv.nr_events && !pipe; i++) {
+        perfdata__em_attr(e, &ev[i].attr, w->priv.attr_size);
+        perfdata__em_u64(e, at);
+        perfdata__em_u64(e, 8 * (uint64_t)ev[i].nr_ids);
+        at += 8 * (uint64_t)ev[i].nr_ids;
+    }
+    for (i = 0; i < w->priv.nr_features && pipe; i++) {
+        perfdata__em_header(e, PERFDATA_RECORD_HEADER_FEATURE, 0, 16 + (uint64_t)ft[i].n);
+        perfdata__em_u64(e, ft[i].id);
+        perfdata__em_bytes(e, ft[i].bytes, ft[i].n);
+    }
+}
+
 PERFDATA_DEF perfdata_status perfdata_writer_begin(perfdata_writer *w, const perfdata_writer_event *events,
                                                    size_t nr_events, const perfdata_writer_feature *features,
                                                    size_t nr_features, perfdata_error *err) {
     perfdata__em e;
     size_t i;
     uint32_t size = 0;
-    uint64_t total;
     perfdata_status st = perfdata__w_usable(w, 0, err);
     if (st != PERFDATA_OK) return st;
     if (w->priv.state != 0) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, 0, PERFDATA__MSG("perfdata_writer_begin called twice"));
@@ -6858,55 +6891,22 @@ PERFDATA_DEF perfdata_status perfdata_writer_begin(perfdata_writer *w, const per
             return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("a feature over a pipe record's size"));
     }
     /* the whole start is measured first: it is written whole or not at all */
-    if (w->priv.flags & PERFDATA_WRITE_PIPE) {
-        total = 16;
-        for (i = 0; i < nr_events; i++) total += 8 + perfdata__w_attr_size(&events[i].attr) + 8 * (uint64_t)events[i].nr_ids;
-        for (i = 0; i < nr_features; i++) total += 16 + (uint64_t)features[i].n;
-    } else {
-        total = 104;
-        for (i = 0; i < nr_events; i++) total += 8 * (uint64_t)events[i].nr_ids + size + 16;
-    }
-    st = perfdata__w_room(w, total, 0, err);
-    if (st != PERFDATA_OK) return st;
     w->priv.events = events;
     w->priv.nr_events = nr_events;
     w->priv.features = features;
     w->priv.nr_features = nr_features;
     w->priv.attr_size = size;
-    e.w = w; e.out = 0; e.n = 0; e.big = w->priv.big;
-    if (w->priv.flags & PERFDATA_WRITE_PIPE) {
-        perfdata__em_u64(&e, PERFDATA__MAGIC_LE);
-        perfdata__em_u64(&e, 16);
-        for (i = 0; i < nr_events; i++) {
-            uint32_t s = perfdata__w_attr_size(&events[i].attr);
-            size_t k;
-            perfdata__em_header(&e, PERFDATA_RECORD_HEADER_ATTR, 0, 8 + s + 8 * (uint64_t)events[i].nr_ids);
-            perfdata__em_attr(&e, &events[i].attr, s);
-            for (k = 0; k < events[i].nr_ids; k++) perfdata__em_u64(&e, events[i].ids[k]);
-        }
-        for (i = 0; i < nr_features; i++) {
-            perfdata__em_header(&e, PERFDATA_RECORD_HEADER_FEATURE, 0, 16 + (uint64_t)features[i].n);
-            perfdata__em_u64(&e, features[i].id);
-            perfdata__em_bytes(&e, features[i].bytes, features[i].n);
-        }
-    } else {
-        uint64_t at;
-        size_t k;
-        perfdata__em_bytes(&e, 0, 104); /* the header, written at finish */
-        at = 104;
-        for (i = 0; i < nr_events; i++) {
-            for (k = 0; k < events[i].nr_ids; k++) perfdata__em_u64(&e, events[i].ids[k]);
-        }
-        w->priv.attrs_offset = 104;
-        for (i = 0; i < nr_events; i++) w->priv.attrs_offset += 8 * (uint64_t)events[i].nr_ids;
-        for (i = 0; i < nr_events; i++) {
-            perfdata__em_attr(&e, &events[i].attr, size);
-            perfdata__em_u64(&e, at);
-            perfdata__em_u64(&e, 8 * (uint64_t)events[i].nr_ids);
-            at += 8 * (uint64_t)events[i].nr_ids;
-        }
-        w->priv.data_offset = w->priv.attrs_offset + (uint64_t)nr_events * (size + 16);
+    e = perfdata__em_count(w->priv.big);
+    perfdata__em_start(&e, w);
+    st = perfdata__w_room(w, e.n, 0, err);
+    if (st != PERFDATA_OK) {
+        w->priv.nr_events = 0;
+        return st;
     }
+    w->priv.data_offset = e.n;
+    w->priv.attrs_offset = e.n - (uint64_t)nr_events * (size + 16);
+    e.w = w;
+    perfdata__em_start(&e, w);
     w->priv.state = 1;
     perfdata__w_flush(w);
     return perfdata__w_done(w, 0, err);
@@ -6933,84 +6933,102 @@ PERFDATA_DEF perfdata_status perfdata_writer_record(perfdata_writer *w, uint32_t
 }
 
 /* The body of a sample, counted or written. */
-PERFDATA__PRIVATE void perfdata__em_sample(perfdata__em *e, const perfdata_attr *a, const perfdata_sample *s) {
-    uint64_t t = a->sample_type;
+/* A sample's fields in their record order: the sample_type bit, and where
+   the struct holds the value (a u64, or two u32s when pair); at 0 the part
+   is one of those written by perfdata__em_sample_part. A table, so that
+   the encoder stays small where it runs on a microcontroller. */
+typedef struct perfdata__sfield { unsigned char bit, pair; unsigned short at; } perfdata__sfield;
+#define PERFDATA__SF(bit, field, pair) {bit, pair, (unsigned short)offsetof(perfdata_sample, field)}
+static const perfdata__sfield perfdata__sfields[] = {
+    PERFDATA__SF(16, identifier, 0), PERFDATA__SF(0, ip, 0), PERFDATA__SF(1, pid, 1), PERFDATA__SF(2, time, 0),
+    PERFDATA__SF(3, addr, 0), PERFDATA__SF(6, id, 0), PERFDATA__SF(9, stream_id, 0), PERFDATA__SF(7, cpu, 1),
+    PERFDATA__SF(8, period, 0), {4, 0, 0}, {5, 0, 0}, {10, 0, 0}, {11, 0, 0}, {12, 0, 0}, {13, 0, 0},
+    PERFDATA__SF(14, weight_raw, 0), PERFDATA__SF(15, data_src, 0), PERFDATA__SF(17, transaction, 0), {18, 0, 0},
+    PERFDATA__SF(19, phys_addr, 0), PERFDATA__SF(21, cgroup, 0), PERFDATA__SF(22, data_page_size, 0),
+    PERFDATA__SF(23, code_page_size, 0), {20, 0, 0}};
+#undef PERFDATA__SF
+
+PERFDATA__PRIVATE void perfdata__em_regs(perfdata__em *e, const perfdata_regs *r, uint64_t mask) {
+    perfdata__em_u64(e, r->abi);
+    if (r->abi) perfdata__em_u64s(e, &r->values, perfdata__popcount64(mask));
+}
+
+/* The parts that are more than one value. */
+PERFDATA__PRIVATE void perfdata__em_sample_part(perfdata__em *e, unsigned bit, const perfdata_attr *a,
+                                                 const perfdata_sample *s) {
     size_t i;
-    if (t & PERFDATA_SAMPLE_IDENTIFIER) perfdata__em_u64(e, s->identifier);
-    if (t & PERFDATA_SAMPLE_IP) perfdata__em_u64(e, s->ip);
-    if (t & PERFDATA_SAMPLE_TID) { perfdata__em_u32(e, s->pid); perfdata__em_u32(e, s->tid); }
-    if (t & PERFDATA_SAMPLE_TIME) perfdata__em_u64(e, s->time);
-    if (t & PERFDATA_SAMPLE_ADDR) perfdata__em_u64(e, s->addr);
-    if (t & PERFDATA_SAMPLE_ID) perfdata__em_u64(e, s->id);
-    if (t & PERFDATA_SAMPLE_STREAM_ID) perfdata__em_u64(e, s->stream_id);
-    if (t & PERFDATA_SAMPLE_CPU) { perfdata__em_u32(e, s->cpu); perfdata__em_u32(e, s->cpu_reserved); }
-    if (t & PERFDATA_SAMPLE_PERIOD) perfdata__em_u64(e, s->period);
-    if (t & PERFDATA_SAMPLE_READ) {
+    switch (bit) {
+    case 4: { /* READ */
         const perfdata_read *r = &s->read;
         uint64_t fmt = a->read_format;
-        if (fmt & PERFDATA_FORMAT_GROUP) {
-            size_t per = perfdata__read_stride(fmt) / 8;
-            perfdata__em_u64(e, r->nr);
-            if (fmt & PERFDATA_FORMAT_TOTAL_TIME_ENABLED) perfdata__em_u64(e, r->time_enabled);
-            if (fmt & PERFDATA_FORMAT_TOTAL_TIME_RUNNING) perfdata__em_u64(e, r->time_running);
-            perfdata__em_u64_view(e, r->values.p, (size_t)r->nr * per, r->big_endian);
+        int group = (fmt & PERFDATA_FORMAT_GROUP) != 0;
+        perfdata__em_u64(e, group ? r->nr : r->single.value);
+        if (fmt & PERFDATA_FORMAT_TOTAL_TIME_ENABLED) perfdata__em_u64(e, r->time_enabled);
+        if (fmt & PERFDATA_FORMAT_TOTAL_TIME_RUNNING) perfdata__em_u64(e, r->time_running);
+        if (group) {
+            perfdata__em_u64_view(e, r->values.p, (size_t)r->nr * (perfdata__read_stride(fmt) / 8), r->big_endian);
         } else {
-            perfdata__em_u64(e, r->single.value);
-            if (fmt & PERFDATA_FORMAT_TOTAL_TIME_ENABLED) perfdata__em_u64(e, r->time_enabled);
-            if (fmt & PERFDATA_FORMAT_TOTAL_TIME_RUNNING) perfdata__em_u64(e, r->time_running);
             if (fmt & PERFDATA_FORMAT_ID) perfdata__em_u64(e, r->single.id);
             if (fmt & PERFDATA_FORMAT_LOST) perfdata__em_u64(e, r->single.lost);
         }
+        break;
     }
-    if (t & PERFDATA_SAMPLE_CALLCHAIN) {
+    case 5: /* CALLCHAIN */
         perfdata__em_u64(e, s->callchain.count);
         perfdata__em_u64s(e, &s->callchain, s->callchain.count);
-    }
-    if (t & PERFDATA_SAMPLE_RAW) {
-        /* the u32 size and the bytes end on a multiple of 8, as the kernel pads them */
+        break;
+    case 10: { /* RAW: the u32 size and the bytes end on a multiple of 8, as the kernel pads them */
         size_t pad = (8 - (4 + s->raw.n) % 8) % 8;
         perfdata__em_u32(e, (uint32_t)(s->raw.n + pad));
         perfdata__em_bytes(e, s->raw.p, s->raw.n);
         perfdata__em_bytes(e, 0, pad);
+        break;
     }
-    if (t & PERFDATA_SAMPLE_BRANCH_STACK) {
+    case 11: { /* BRANCH_STACK */
         const perfdata_branch_stack *b = &s->branch_stack;
         perfdata__em_u64(e, b->nr);
         if (a->branch_sample_type & PERFDATA_BRANCH_HW_INDEX) perfdata__em_u64(e, b->hw_idx);
         for (i = 0; i < (size_t)b->nr; i++) {
             const unsigned char *p = b->entries.p + 24 * i;
-            perfdata__em_u64(e, perfdata__ld64(p, b->big_endian));
-            perfdata__em_u64(e, perfdata__ld64(p + 8, b->big_endian));
+            perfdata__em_u64_view(e, p, 2, b->big_endian);
             perfdata__em_u64(e, perfdata__branch_flags_out(perfdata__branch_flags(perfdata__ld64(p + 16, b->big_endian), b->big_endian), e->big));
         }
         if (a->branch_sample_type & PERFDATA_BRANCH_COUNTERS) perfdata__em_u64s(e, &b->counters, (size_t)b->nr);
+        break;
     }
-    if (t & PERFDATA_SAMPLE_REGS_USER) {
-        perfdata__em_u64(e, s->regs_user.abi);
-        if (s->regs_user.abi) perfdata__em_u64s(e, &s->regs_user.values, perfdata__popcount64(a->sample_regs_user));
-    }
-    if (t & PERFDATA_SAMPLE_STACK_USER) {
+    case 12: perfdata__em_regs(e, &s->regs_user, a->sample_regs_user); break;
+    case 13: /* STACK_USER */
         perfdata__em_u64(e, s->stack_user_size);
         if (s->stack_user_size) {
             perfdata__em_bytes(e, s->stack_user.p, s->stack_user.n);
             perfdata__em_bytes(e, 0, (size_t)(s->stack_user_size - s->stack_user.n));
             perfdata__em_u64(e, s->stack_user_dyn_size);
         }
-    }
-    if (t & (PERFDATA_SAMPLE_WEIGHT | PERFDATA_SAMPLE_WEIGHT_STRUCT)) perfdata__em_u64(e, s->weight_raw);
-    if (t & PERFDATA_SAMPLE_DATA_SRC) perfdata__em_u64(e, s->data_src);
-    if (t & PERFDATA_SAMPLE_TRANSACTION) perfdata__em_u64(e, s->transaction);
-    if (t & PERFDATA_SAMPLE_REGS_INTR) {
-        perfdata__em_u64(e, s->regs_intr.abi);
-        if (s->regs_intr.abi) perfdata__em_u64s(e, &s->regs_intr.values, perfdata__popcount64(a->sample_regs_intr));
-    }
-    if (t & PERFDATA_SAMPLE_PHYS_ADDR) perfdata__em_u64(e, s->phys_addr);
-    if (t & PERFDATA_SAMPLE_CGROUP) perfdata__em_u64(e, s->cgroup);
-    if (t & PERFDATA_SAMPLE_DATA_PAGE_SIZE) perfdata__em_u64(e, s->data_page_size);
-    if (t & PERFDATA_SAMPLE_CODE_PAGE_SIZE) perfdata__em_u64(e, s->code_page_size);
-    if (t & PERFDATA_SAMPLE_AUX) {
+        break;
+    case 18: perfdata__em_regs(e, &s->regs_intr, a->sample_regs_intr); break;
+    default: /* 20, AUX */
         perfdata__em_u64(e, s->aux.n);
         perfdata__em_bytes(e, s->aux.p, s->aux.n);
+        break;
+    }
+}
+
+/* The body of a sample, counted or written. */
+PERFDATA__PRIVATE void perfdata__em_sample(perfdata__em *e, const perfdata_attr *a, const perfdata_sample *s) {
+    uint64_t t = a->sample_type;
+    const unsigned char *base = (const unsigned char *)s;
+    size_t i;
+    if (t & PERFDATA_SAMPLE_WEIGHT_STRUCT) t |= PERFDATA_SAMPLE_WEIGHT; /* the same u64 */
+    for (i = 0; i < sizeof perfdata__sfields / sizeof perfdata__sfields[0]; i++) {
+        const perfdata__sfield *f = &perfdata__sfields[i];
+        const void *at = base + f->at;
+        if (!((t >> f->bit) & 1)) continue;
+        if (!f->at) perfdata__em_sample_part(e, f->bit, a, s);
+        else if (f->pair) {
+            perfdata__em_u32(e, ((const uint32_t *)at)[0]);
+            perfdata__em_u32(e, ((const uint32_t *)at)[1]);
+        }
+        else perfdata__em_u64(e, *(const uint64_t *)at);
     }
 }
 
