@@ -128,9 +128,11 @@ static void keep_feature(convert_ctx *c, unsigned id, const unsigned char *p, si
 }
 
 static void append_build_id(convert_ctx *c, const unsigned char *p, size_t n) {
-    if (c->build_ids_n + n > c->build_ids_cap) {
+    if (!n) return;
+    if (!c->build_ids || n > c->build_ids_cap - c->build_ids_n) {
         size_t cap = c->build_ids_cap ? c->build_ids_cap * 2 : 4096;
-        while (cap < c->build_ids_n + n) cap *= 2;
+        if (n > ((size_t)-1) / 4 - c->build_ids_n) pd_nomem();
+        while (cap - c->build_ids_n < n) cap *= 2;
         if (!(c->build_ids = (unsigned char *)realloc(c->build_ids, cap))) pd_nomem();
         c->build_ids_cap = cap;
     }
@@ -349,10 +351,12 @@ static unsigned char *read_all(int fd, size_t *len) {
     unsigned char *p = (unsigned char *)xmalloc(cap);
     for (;;) {
         ssize_t k;
+        unsigned char *q;
         if (n == cap) {
             if (cap > ((size_t)-1) / 2) { free(p); errno = ENOMEM; return NULL; }
             cap *= 2;
-            if (!(p = (unsigned char *)realloc(p, cap))) pd_nomem();
+            if (!(q = (unsigned char *)realloc(p, cap))) pd_nomem();
+            p = q;
         }
         k = read(fd, p + n, cap - n);
         if (k < 0 && errno == EINTR) continue;
@@ -424,7 +428,6 @@ int pd_cmd_convert(int argc, char **argv) {
     walked = 0;
     if (in_pipe) {
         rc = pd_session_walk(&s, collect, c);
-        nev = s.file->nr_events;
         if (rc != PD_EXIT_OK && rc != PD_EXIT_PARTIAL) { pd_session_close(&s); free(mem); free(c); return rc; }
         walked = 1;
     } else {

@@ -304,8 +304,8 @@ int convert_swap_feature(convert_swap *w, unsigned id, const unsigned char *p, s
         ids = (uint64_t **)calloc(d.nr ? d.nr : 1, sizeof *ids);
         if (!evs || !names || !ids) pd_nomem();
         while (i < d.nr && perfdata_event_desc_next(&d, &state, &e)) {
-            char *name = (char *)malloc(e.name.n + 1);
-            if (!name) pd_nomem();
+            char *name;
+            if (!(name = (char *)malloc(e.name.n + 1))) pd_nomem();
             memcpy(name, e.name.p, e.name.n);
             name[e.name.n] = 0;
             names[i] = name;
