@@ -257,6 +257,37 @@ class Checker:
         return results
 
 
+def cli_checks(tool, work):
+    """The command line: what is refused, standard input and output, write errors."""
+    fails = []
+    data = 'tests/data/plain.data'
+
+    def expect(name, cmd, rc_want, err_has, stdin=None):
+        p = subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        err = p.stderr.decode('utf-8', 'replace')
+        if p.returncode != rc_want or err_has not in err:
+            fails.append('%s: exit %d, stderr %r' % (name, p.returncode, err[:200]))
+        return p.stdout
+    expect('no -o', [tool, 'convert', data], 2, 'no output')
+    expect('--endian bogus', [tool, 'convert', '--endian', 'middle', '-o', os.path.join(work, 'x'), data], 2, 'big or little')
+    expect('a file to standard output', [tool, 'convert', '--file', '-o', '-', data], 2, '')
+    copy = os.path.join(work, 'same.data')
+    shutil.copy(data, copy)
+    expect('-o the input', [tool, 'convert', '--pipe', '-o', copy, copy], 2, 'is the input')
+    with open(copy, 'rb') as a, open(data, 'rb') as b:
+        if a.read() != b.read():
+            fails.append('-o the input: the input changed')
+    expect('an output directory that does not exist', [tool, 'convert', '-o', os.path.join(work, 'no', 'x'), data], 1, 'No such file')
+    if os.path.exists('/dev/full'):
+        expect('a write error', [tool, 'convert', '--pipe', '-o', '/dev/full', data], 1, 'No space left')
+    with open('tests/data/pipe.data', 'rb') as f:
+        piped = expect('standard input to standard output', [tool, 'convert', '--pipe', '-o', '-', '-'], 0, '', stdin=f.read())
+    direct = expect('a file to standard output as a pipe', [tool, 'convert', '--pipe', '-o', '-', 'tests/data/pipe.data'], 0, '')
+    if piped != direct or not piped:
+        fails.append('standard input: %d bytes, from the file %d' % (len(piped), len(direct)))
+    return fails
+
+
 def inputs(args):
     out = []
     for a in args:
@@ -298,6 +329,10 @@ def main():
     checker = Checker(tool, use_perf, work)
     passed = failed = 0
     try:
+        for problem in cli_checks(tool, work):
+            failed += 1
+            print('FAIL command line: ' + problem)
+        passed += 1
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
             for res in ex.map(checker.check_input, files):
                 for name, problem in res:

@@ -524,6 +524,15 @@ int pd_cmd_convert(int argc, char **argv) {
     }
     memset(&o, 0, sizeof o);
     o.path = args.output;
+    {   /* the input is read while the output is written: never the same file */
+        struct stat in_st, out_st;
+        if (!mem && strcmp(args.output, "-") && stat(path, &in_st) == 0 && stat(args.output, &out_st) == 0 &&
+            in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino) {
+            fprintf(stderr, "perfdata convert: %s is the input: write to another file\n", args.output);
+            rc = PD_EXIT_USAGE;
+            goto done_early;
+        }
+    }
     o.fd = !strcmp(args.output, "-") ? 1 : open(args.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (o.fd < 0) {
         fprintf(stderr, "perfdata convert: %s: %s\n", args.output, strerror(errno));
