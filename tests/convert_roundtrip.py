@@ -134,6 +134,12 @@ class Checker:
         rc, out, err = run([self.tool, 'dump', path])
         return rc, out.decode('utf-8', 'replace'), err.decode('utf-8', 'replace')
 
+    def info(self, path):
+        """Our info, without what depends on the file's place and time."""
+        rc, out, err = run([self.tool, 'info', path])
+        skip = ('# captured on', '# data offset', '# data size', '# feat offset')
+        return [l for l in out.decode('utf-8', 'replace').splitlines() if not l.startswith(skip)]
+
     def perf_dump(self, path):
         rc, out, err = run(['perf', 'report', '-D', '-i', path])
         return rc, out.decode('utf-8', 'replace')
@@ -219,6 +225,13 @@ class Checker:
                 if our_records(got_text, drop) != want:
                     results.append((path + ' ' + name + ' back', 'dump differs: ' + first_difference(want, our_records(got_text, drop))))
                     continue
+                # and the features, decoded, when none was left out either way
+                if not in_pipe and not any(FEATURE_LEFT_OUT.match(l) for l in (err + err2).splitlines()):
+                    a, b = self.info(path), self.info(out2)
+                    if a != b:
+                        diff = [l for l in a if l not in b][:2] + [l for l in b if l not in a][:2]
+                        results.append((path + ' ' + name + ' back', 'info differs: ' + ' | '.join(diff)[:300]))
+                        continue
                 targets = [(out2, name + ' back')]
             elif name == 'pipe':  # and back to a file
                 out2 = out + '.file'

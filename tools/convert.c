@@ -469,6 +469,14 @@ int pd_cmd_convert(int argc, char **argv) {
         c->feats[PERFDATA_FEAT_AUXTRACE].n = 0; /* until the records are written */
     }
     if (c->swap) convert_swap_init(&c->swapper, s.file, c->big_out);
+    if (c->swap && c->have[PERFDATA_FEAT_NRCPUS]) { /* as the input says it, before it is swapped */
+        perfdata_view v;
+        perfdata_feat_nrcpus nrc;
+        v.p = c->feats[PERFDATA_FEAT_NRCPUS].bytes;
+        v.n = c->feats[PERFDATA_FEAT_NRCPUS].n;
+        v.offset = 0;
+        if (perfdata_decode_feat_nrcpus(v, c->big_in, &nrc, NULL) == PERFDATA_OK) c->swapper.nr_cpus = nrc.nr_cpus_available;
+    }
     for (i = 1; i < PERFDATA_FEAT_BITS; i++) {
         if (!c->have[i]) continue;
         if (i == PERFDATA_FEAT_AUXTRACE) { /* made after the records */

@@ -7,6 +7,7 @@
 typedef struct convert_swap {
     const perfdata_file *f;
     int big_in, big_out;
+    uint32_t nr_cpus;        /* NRCPUS' cpus available: CPU_TOPOLOGY has ids per cpu */
     unsigned char *buf;      /* a record's body in the output's order */
     size_t cap;
 } convert_swap;

@@ -77,6 +77,7 @@ static const char *kernel_layout(uint32_t type, uint16_t misc) {
     case PERFDATA_RECORD_FORK:
     case PERFDATA_RECORD_EXIT: return "IIIIQ";
     case PERFDATA_RECORD_LOST: return "QQ";
+    case PERFDATA_RECORD_READ: return "IIQ*";
     case PERFDATA_RECORD_THROTTLE:
     case PERFDATA_RECORD_UNTHROTTLE: return "QQQ";
     case PERFDATA_RECORD_AUX: return "QQQ";
@@ -134,15 +135,41 @@ static size_t swap_thread_map(const unsigned char *p, size_t n, int big_in, int 
     return at == n ? n : (size_t)-1;
 }
 
-/* EVENT_UPDATE: type and id, then a unit or name (bytes) or a scale (a
-   double, swapped as a u64); its cpu list is not converted yet. */
+/* perf_record_cpu_map_data: u16 encoding, then a cpu list (u16s), a mask
+   (u16 nr, u16 long size, [u32 pad], words) or a range (two bytes, two
+   u16s); the padding after it is copied. */
+static size_t swap_cpu_map(const unsigned char *p, size_t n, int big_in, int big_out, unsigned char *out) {
+    perfdata_cpu_map m;
+    perfdata_view v;
+    size_t got;
+    v.p = p; v.n = n; v.offset = 0;
+    if (perfdata_decode_cpu_map_data(v, big_in, &m, NULL) != PERFDATA_OK) return (size_t)-1;
+    switch (m.encoding) {
+    case PERFDATA_CPU_MAP_CPUS: got = swap_layout(p, 4 + 2 * (size_t)m.nr, "HHH*", big_in, big_out, out); break;
+    case PERFDATA_CPU_MAP_MASK:
+        got = m.long_size == 8 ? swap_layout(p, 8 + 8 * (size_t)m.nr, "HHHIQ*", big_in, big_out, out)
+                               : swap_layout(p, 6 + 4 * (size_t)m.nr, "HHHI*", big_in, big_out, out);
+        break;
+    default: got = swap_layout(p, 8, "HBBHH", big_in, big_out, out); break;
+    }
+    if (got == (size_t)-1 || got > n) return (size_t)-1;
+    memcpy(out + got, p + got, n - got);
+    return n;
+}
+
+/* EVENT_UPDATE: type and id, then a unit or name (bytes), a scale (a
+   double, swapped as a u64) or a cpu map. */
 static size_t swap_event_update(const unsigned char *p, size_t n, int big_in, int big_out, unsigned char *out) {
     uint64_t type;
+    size_t got;
     if (n < 16) return (size_t)-1;
     type = ld(p, 8, big_in);
     if (type == 0 || type == 2) return swap_layout(p, n, "QQR", big_in, big_out, out);   /* UNIT, NAME */
     if (type == 1) return swap_layout(p, n, "QQQ", big_in, big_out, out);               /* SCALE */
-    return (size_t)-2;
+    if (type != 3) return (size_t)-2;                                                   /* CPUS */
+    swap_layout(p, 16, "QQ", big_in, big_out, out);
+    got = swap_cpu_map(p + 16, n - 16, big_in, big_out, out + 16);
+    return got == (size_t)-1 ? got : n;
 }
 
 perfdata_status convert_swap_record(convert_swap *w, perfdata_writer *out, const perfdata_file *f,
@@ -206,6 +233,7 @@ perfdata_status convert_swap_record(convert_swap *w, perfdata_writer *out, const
     }
     if (rec->type == PERFDATA_RECORD_THREAD_MAP) got = swap_thread_map(rec->body.p, rec->body.n, w->big_in, w->big_out, w->buf);
     else if (rec->type == PERFDATA_RECORD_EVENT_UPDATE) got = swap_event_update(rec->body.p, rec->body.n, w->big_in, w->big_out, w->buf);
+    else if (rec->type == PERFDATA_RECORD_CPU_MAP) got = swap_cpu_map(rec->body.p, rec->body.n, w->big_in, w->big_out, w->buf);
     else if ((layout = user_layout(rec)) != NULL) got = swap_layout(rec->body.p, rec->body.n, layout, w->big_in, w->big_out, w->buf);
     else return unsupported(rec, err);
     if (got == (size_t)-2) return unsupported(rec, err);
@@ -230,6 +258,92 @@ static unsigned char *dup_swapped(const unsigned char *p, size_t n, const char *
     if (swap_layout(p, n, layout, big_in, big_out, q) == (size_t)-1) { free(q); return NULL; }
     *outn = n;
     return q;
+}
+
+/* A feature section walked field by field: each value read in the input's
+   order is written in the output's; strings (a u32 length, then the
+   bytes) are copied. A read past the end sets bad. */
+typedef struct swap_cur { const unsigned char *p; unsigned char *q; size_t n, at; int bi, bo, bad; } swap_cur;
+static uint64_t sw(swap_cur *c, size_t size) {
+    uint64_t v;
+    if (c->bad || c->n - c->at < size) { c->bad = 1; return 0; }
+    v = ld(c->p + c->at, size, c->bi);
+    st(c->q + c->at, v, size, c->bo);
+    c->at += size;
+    return v;
+}
+static void sw_str(swap_cur *c) {
+    uint64_t len = sw(c, 4);
+    if (c->bad || c->n - c->at < len) { c->bad = 1; return; }
+    c->at += (size_t)len; /* the bytes were copied with the section */
+}
+static void sw_strs(swap_cur *c) { /* u32 count, then the strings */
+    uint64_t k, nr = sw(c, 4);
+    for (k = 0; k < nr && !c->bad; k++) sw_str(c);
+}
+
+/* The sections read as lists; 0, or -1 when the section does not parse. */
+static int swap_feature_fields(convert_swap *w, unsigned id, swap_cur *c) {
+    uint64_t nr, k, j;
+    switch (id) {
+    case PERFDATA_FEAT_NUMA_TOPOLOGY: /* nr; node, mem_total, mem_free, cpus */
+        for (nr = sw(c, 4), k = 0; k < nr && !c->bad; k++) { sw(c, 4); sw(c, 8); sw(c, 8); sw_str(c); }
+        break;
+    case PERFDATA_FEAT_PMU_MAPPINGS: /* nr; type, name */
+        for (nr = sw(c, 4), k = 0; k < nr && !c->bad; k++) { sw(c, 4); sw_str(c); }
+        break;
+    case PERFDATA_FEAT_CACHE: /* version, nr; level, line size, sets, ways, type, size, map */
+        sw(c, 4);
+        for (nr = sw(c, 4), k = 0; k < nr && !c->bad; k++) { sw(c, 4); sw(c, 4); sw(c, 4); sw(c, 4); sw_str(c); sw_str(c); sw_str(c); }
+        break;
+    case PERFDATA_FEAT_GROUP_DESC: /* nr; name, leader, members */
+        for (nr = sw(c, 4), k = 0; k < nr && !c->bad; k++) { sw_str(c); sw(c, 4); sw(c, 4); }
+        break;
+    case PERFDATA_FEAT_MEM_TOPOLOGY: /* version, block size, nr; node, size, bitmap bits and words */
+        sw(c, 8); sw(c, 8);
+        for (nr = sw(c, 8), k = 0; k < nr && !c->bad; k++) {
+            uint64_t bits;
+            sw(c, 8); sw(c, 8);
+            bits = sw(c, 8);
+            for (j = 0; j < (bits + 63) / 64 && !c->bad; j++) sw(c, 8);
+        }
+        break;
+    case PERFDATA_FEAT_CLOCK_DATA: sw(c, 4); sw(c, 4); sw(c, 8); sw(c, 8); break;
+    case PERFDATA_FEAT_BPF_BTF: /* nr; id, size, the BTF data (which says its own order) */
+        for (nr = sw(c, 4), k = 0; k < nr && !c->bad; k++) {
+            uint64_t size;
+            sw(c, 4);
+            size = sw(c, 4);
+            if (c->bad || c->n - c->at < size) c->bad = 1;
+            else c->at += (size_t)size;
+        }
+        break;
+    case PERFDATA_FEAT_COMPRESSED: for (k = 0; k < 5; k++) sw(c, 4); break;
+    case PERFDATA_FEAT_HYBRID_TOPOLOGY: /* nr; pmu name, cpus */
+    case PERFDATA_FEAT_CPU_PMU_CAPS: /* nr; name, value */
+        for (nr = sw(c, 4), k = 0; k < nr && !c->bad; k++) { sw_str(c); sw_str(c); }
+        break;
+    case PERFDATA_FEAT_PMU_CAPS: /* nr pmus; per pmu: nr caps, (name, value) each, the pmu's name */
+        for (nr = sw(c, 4), k = 0; k < nr && !c->bad; k++) {
+            uint64_t caps = sw(c, 4);
+            for (j = 0; j < caps && !c->bad; j++) { sw_str(c); sw_str(c); }
+            sw_str(c);
+        }
+        break;
+    case PERFDATA_FEAT_CPU_TOPOLOGY: { /* core and thread siblings; then per cpu core and socket ids; dies */
+        uint64_t cpus = w->nr_cpus;
+        sw_strs(c);
+        sw_strs(c);
+        if (c->at < c->n) for (k = 0; k < 2 * cpus && !c->bad; k++) sw(c, 4);
+        if (c->at < c->n) {
+            sw_strs(c);
+            for (k = 0; k < cpus && !c->bad; k++) sw(c, 4);
+        }
+        break;
+    }
+    default: return -1;
+    }
+    return c->bad || c->at != c->n ? -1 : 0;
 }
 
 int convert_swap_feature(convert_swap *w, unsigned id, const unsigned char *p, size_t n, unsigned char **out,
@@ -329,7 +443,17 @@ int convert_swap_feature(convert_swap *w, unsigned id, const unsigned char *p, s
         free(names); free(ids); free(evs);
         return ok ? 0 : -1;
     }
-    default: return -1;
+    default: {
+        swap_cur c;
+        unsigned char *q = (unsigned char *)malloc(n ? n : 1);
+        if (!q) pd_nomem();
+        memcpy(q, p, n);
+        c.p = p; c.q = q; c.n = n; c.at = 0; c.bi = bi; c.bo = bo; c.bad = 0;
+        if (swap_feature_fields(w, id, &c) != 0) { free(q); return -1; }
+        *out = q;
+        *outn = n;
+        return 0;
+    }
     }
     return *out ? 0 : -1;
 }
