@@ -1740,6 +1740,15 @@ PERFDATA_API perfdata_status perfdata_writer_task(perfdata_writer *w, uint32_t t
 /* LOST. */
 PERFDATA_API perfdata_status perfdata_writer_lost(perfdata_writer *w, const perfdata_lost *l,
                                                   const perfdata_sample_id *sid, perfdata_error *err);
+/* Any other kernel record, from the struct its decoder fills (record
+   points to it): THROTTLE and UNTHROTTLE (perfdata_throttle), READ
+   (perfdata_read_record, read by sid's event's read_format), AUX,
+   ITRACE_START, LOST_SAMPLES, SWITCH and SWITCH_CPU_WIDE (perfdata_switch;
+   misc gets its out and preempt bits), NAMESPACES, KSYMBOL, BPF_EVENT,
+   CGROUP, TEXT_POKE, AUX_OUTPUT_HW_ID, CALLCHAIN_DEFERRED. ERR_UNSUPPORTED
+   for another type. */
+PERFDATA_API perfdata_status perfdata_writer_kernel(perfdata_writer *w, uint32_t type, uint16_t misc, const void *record,
+                                                    const perfdata_sample_id *sid, perfdata_error *err);
 /* Any record whose body (and extra bytes, for TRACING_DATA and AUXTRACE)
    is already in the writer's byte order, e.g. one read from a file of that
    order. FINISHED_ROUND is perfdata_writer_record(w, 68, 0, NULL, 0, NULL,
@@ -6948,6 +6957,20 @@ static const perfdata__sfield perfdata__sfields[] = {
     PERFDATA__SF(23, code_page_size, 0), {20, 0, 0}};
 #undef PERFDATA__SF
 
+/* Counter values as read_format lays them out (a sample's or a READ record's). */
+PERFDATA__PRIVATE void perfdata__em_read(perfdata__em *e, uint64_t fmt, const perfdata_read *r) {
+    int group = (fmt & PERFDATA_FORMAT_GROUP) != 0;
+    perfdata__em_u64(e, group ? r->nr : r->single.value);
+    if (fmt & PERFDATA_FORMAT_TOTAL_TIME_ENABLED) perfdata__em_u64(e, r->time_enabled);
+    if (fmt & PERFDATA_FORMAT_TOTAL_TIME_RUNNING) perfdata__em_u64(e, r->time_running);
+    if (group) {
+        perfdata__em_u64_view(e, r->values.p, (size_t)r->nr * (perfdata__read_stride(fmt) / 8), r->big_endian);
+    } else {
+        if (fmt & PERFDATA_FORMAT_ID) perfdata__em_u64(e, r->single.id);
+        if (fmt & PERFDATA_FORMAT_LOST) perfdata__em_u64(e, r->single.lost);
+    }
+}
+
 PERFDATA__PRIVATE void perfdata__em_regs(perfdata__em *e, const perfdata_regs *r, uint64_t mask) {
     perfdata__em_u64(e, r->abi);
     if (r->abi) perfdata__em_u64s(e, &r->values, perfdata__popcount64(mask));
@@ -6958,21 +6981,7 @@ PERFDATA__PRIVATE void perfdata__em_sample_part(perfdata__em *e, unsigned bit, c
                                                  const perfdata_sample *s) {
     size_t i;
     switch (bit) {
-    case 4: { /* READ */
-        const perfdata_read *r = &s->read;
-        uint64_t fmt = a->read_format;
-        int group = (fmt & PERFDATA_FORMAT_GROUP) != 0;
-        perfdata__em_u64(e, group ? r->nr : r->single.value);
-        if (fmt & PERFDATA_FORMAT_TOTAL_TIME_ENABLED) perfdata__em_u64(e, r->time_enabled);
-        if (fmt & PERFDATA_FORMAT_TOTAL_TIME_RUNNING) perfdata__em_u64(e, r->time_running);
-        if (group) {
-            perfdata__em_u64_view(e, r->values.p, (size_t)r->nr * (perfdata__read_stride(fmt) / 8), r->big_endian);
-        } else {
-            if (fmt & PERFDATA_FORMAT_ID) perfdata__em_u64(e, r->single.id);
-            if (fmt & PERFDATA_FORMAT_LOST) perfdata__em_u64(e, r->single.lost);
-        }
-        break;
-    }
+    case 4: perfdata__em_read(e, a->read_format, &s->read); break;
     case 5: /* CALLCHAIN */
         perfdata__em_u64(e, s->callchain.count);
         perfdata__em_u64s(e, &s->callchain, s->callchain.count);
@@ -7177,6 +7186,146 @@ PERFDATA__PRIVATE void perfdata__em_lost(perfdata__em *e, const void *what) {
 PERFDATA_DEF perfdata_status perfdata_writer_lost(perfdata_writer *w, const perfdata_lost *l,
                                                   const perfdata_sample_id *sid, perfdata_error *err) {
     return perfdata__w_kernel(w, PERFDATA_RECORD_LOST, 0, perfdata__em_lost, l, sid, err);
+}
+
+typedef struct perfdata__kernel_out { uint32_t type; uint64_t read_format; const void *rec; } perfdata__kernel_out;
+
+PERFDATA__PRIVATE void perfdata__em_kernel(perfdata__em *e, const void *what) {
+    const perfdata__kernel_out *k = (const perfdata__kernel_out *)what;
+    switch (k->type) {
+    case PERFDATA_RECORD_THROTTLE:
+    case PERFDATA_RECORD_UNTHROTTLE: {
+        const perfdata_throttle *o = (const perfdata_throttle *)k->rec;
+        perfdata__em_u64(e, o->time); perfdata__em_u64(e, o->id); perfdata__em_u64(e, o->stream_id);
+        break;
+    }
+    case PERFDATA_RECORD_READ: {
+        const perfdata_read_record *o = (const perfdata_read_record *)k->rec;
+        perfdata__em_u32(e, o->pid); perfdata__em_u32(e, o->tid);
+        perfdata__em_read(e, k->read_format, &o->values);
+        break;
+    }
+    case PERFDATA_RECORD_AUX: {
+        const perfdata_aux *o = (const perfdata_aux *)k->rec;
+        perfdata__em_u64(e, o->aux_offset); perfdata__em_u64(e, o->aux_size); perfdata__em_u64(e, o->flags);
+        break;
+    }
+    case PERFDATA_RECORD_ITRACE_START: {
+        const perfdata_itrace_start *o = (const perfdata_itrace_start *)k->rec;
+        perfdata__em_u32(e, o->pid); perfdata__em_u32(e, o->tid);
+        break;
+    }
+    case PERFDATA_RECORD_LOST_SAMPLES: perfdata__em_u64(e, ((const perfdata_lost_samples *)k->rec)->lost); break;
+    case PERFDATA_RECORD_SWITCH: break;
+    case PERFDATA_RECORD_SWITCH_CPU_WIDE: {
+        const perfdata_switch *o = (const perfdata_switch *)k->rec;
+        perfdata__em_u32(e, o->next_prev_pid); perfdata__em_u32(e, o->next_prev_tid);
+        break;
+    }
+    case PERFDATA_RECORD_NAMESPACES: {
+        const perfdata_namespaces *o = (const perfdata_namespaces *)k->rec;
+        perfdata__em_u32(e, o->pid); perfdata__em_u32(e, o->tid);
+        perfdata__em_u64(e, o->nr);
+        perfdata__em_u64s(e, &o->links, (size_t)o->nr * 2);
+        break;
+    }
+    case PERFDATA_RECORD_KSYMBOL: {
+        const perfdata_ksymbol *o = (const perfdata_ksymbol *)k->rec;
+        perfdata__em_u64(e, o->addr); perfdata__em_u32(e, o->len);
+        perfdata__em_u16(e, o->ksym_type); perfdata__em_u16(e, o->flags);
+        perfdata__em_string(e, o->name.p, o->name.n, 8);
+        break;
+    }
+    case PERFDATA_RECORD_BPF_EVENT: {
+        const perfdata_bpf_event *o = (const perfdata_bpf_event *)k->rec;
+        perfdata__em_u16(e, o->type); perfdata__em_u16(e, o->flags); perfdata__em_u32(e, o->id);
+        perfdata__em_bytes(e, o->tag.p, o->tag.n);
+        perfdata__em_bytes(e, 0, 8 - o->tag.n);
+        break;
+    }
+    case PERFDATA_RECORD_CGROUP: {
+        const perfdata_cgroup *o = (const perfdata_cgroup *)k->rec;
+        perfdata__em_u64(e, o->id);
+        perfdata__em_string(e, o->path.p, o->path.n, 8);
+        break;
+    }
+    case PERFDATA_RECORD_TEXT_POKE: { /* the bytes padded to a multiple of 8, as the kernel does */
+        const perfdata_text_poke *o = (const perfdata_text_poke *)k->rec;
+        size_t n = (size_t)o->old_len + o->new_len;
+        perfdata__em_u64(e, o->addr); perfdata__em_u16(e, o->old_len); perfdata__em_u16(e, o->new_len);
+        perfdata__em_bytes(e, o->old_bytes.p, o->old_len);
+        perfdata__em_bytes(e, o->new_bytes.p, o->new_len);
+        perfdata__em_bytes(e, 0, (8 - (4 + n) % 8) % 8);
+        break;
+    }
+    case PERFDATA_RECORD_AUX_OUTPUT_HW_ID: perfdata__em_u64(e, ((const perfdata_aux_output_hw_id *)k->rec)->hw_id); break;
+    default: { /* CALLCHAIN_DEFERRED */
+        const perfdata_callchain_deferred *o = (const perfdata_callchain_deferred *)k->rec;
+        perfdata__em_u64(e, o->cookie);
+        perfdata__em_u64(e, o->ips.count);
+        perfdata__em_u64s(e, &o->ips, o->ips.count);
+        break;
+    }
+    }
+}
+
+/* Whether a struct's views hold what its counts say. */
+PERFDATA__PRIVATE int perfdata__kernel_views_ok(uint32_t type, uint64_t read_format, const void *rec) {
+    switch (type) {
+    case PERFDATA_RECORD_READ: {
+        const perfdata_read *r = &((const perfdata_read_record *)rec)->values;
+        return !(read_format & PERFDATA_FORMAT_GROUP) || r->nr <= r->values.n / perfdata__read_stride(read_format);
+    }
+    case PERFDATA_RECORD_NAMESPACES: {
+        const perfdata_namespaces *o = (const perfdata_namespaces *)rec;
+        return o->nr <= o->links.count / 2 && o->links.count <= o->links.bytes.n / 8;
+    }
+    case PERFDATA_RECORD_KSYMBOL: {
+        const perfdata_ksymbol *o = (const perfdata_ksymbol *)rec;
+        return (o->name.p || !o->name.n) && o->name.n < 0x10000;
+    }
+    case PERFDATA_RECORD_BPF_EVENT: {
+        const perfdata_bpf_event *o = (const perfdata_bpf_event *)rec;
+        return o->tag.n <= 8 && (o->tag.p || !o->tag.n);
+    }
+    case PERFDATA_RECORD_CGROUP: {
+        const perfdata_cgroup *o = (const perfdata_cgroup *)rec;
+        return (o->path.p || !o->path.n) && o->path.n < 0x10000;
+    }
+    case PERFDATA_RECORD_TEXT_POKE: {
+        const perfdata_text_poke *o = (const perfdata_text_poke *)rec;
+        return o->old_bytes.n >= o->old_len && o->new_bytes.n >= o->new_len && (o->old_bytes.p || !o->old_len) &&
+               (o->new_bytes.p || !o->new_len);
+    }
+    case PERFDATA_RECORD_CALLCHAIN_DEFERRED: {
+        const perfdata_callchain_deferred *o = (const perfdata_callchain_deferred *)rec;
+        return o->ips.count <= o->ips.bytes.n / 8;
+    }
+    default: return 1;
+    }
+}
+
+PERFDATA_DEF perfdata_status perfdata_writer_kernel(perfdata_writer *w, uint32_t type, uint16_t misc, const void *record,
+                                                    const perfdata_sample_id *sid, perfdata_error *err) {
+    perfdata__kernel_out k;
+    long ev = sid ? sid->event : 0;
+    if (type == 0 || type > PERFDATA_RECORD_CALLCHAIN_DEFERRED || type == PERFDATA_RECORD_SAMPLE ||
+        type == PERFDATA_RECORD_MMAP || type == PERFDATA_RECORD_MMAP2 || type == PERFDATA_RECORD_COMM ||
+        type == PERFDATA_RECORD_FORK || type == PERFDATA_RECORD_EXIT || type == PERFDATA_RECORD_LOST)
+        return perfdata__fail(err, type > PERFDATA_RECORD_CALLCHAIN_DEFERRED ? PERFDATA_ERR_UNSUPPORTED : PERFDATA_ERR_BAD_ARGUMENT,
+                              w->priv.pos, type, PERFDATA__MSG("not a type perfdata_writer_kernel writes"));
+    k.type = type;
+    k.rec = record;
+    k.read_format = ev >= 0 && (size_t)ev < w->priv.nr_events ? w->priv.events[ev].attr.read_format : 0;
+    if (!record || !perfdata__kernel_views_ok(type, k.read_format, record))
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type, PERFDATA__MSG("a record's counts exceed its views"));
+    if (type == PERFDATA_RECORD_SWITCH || type == PERFDATA_RECORD_SWITCH_CPU_WIDE) {
+        const perfdata_switch *o = (const perfdata_switch *)record;
+        misc = (uint16_t)(misc & ~(PERFDATA_MISC_SWITCH_OUT | PERFDATA_MISC_SWITCH_OUT_PREEMPT));
+        if (o->out) misc |= PERFDATA_MISC_SWITCH_OUT;
+        if (o->preempt) misc |= PERFDATA_MISC_SWITCH_OUT_PREEMPT;
+    }
+    return perfdata__w_kernel(w, type, misc, perfdata__em_kernel, &k, sid, err);
 }
 
 PERFDATA_DEF perfdata_status perfdata_writer_finish(perfdata_writer *w, perfdata_error *err) {

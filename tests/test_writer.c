@@ -369,6 +369,101 @@ static void check_read(const unsigned char *p, size_t len, unsigned flags) {
     }
 }
 
+/* ----------------------------------------------- the other kernel records */
+
+/* One of each type perfdata_writer_kernel writes, read back with its decoder. */
+static void kernel_records(unsigned flags) {
+    static unsigned char buf[4096];
+    static const unsigned char tag[8] = {1, 2, 3, 4, 5, 6, 7, 8}, poke[5] = {9, 8, 7, 6, 5};
+    unsigned char links_b[4 * 8], ips_b[3 * 8];
+    perfdata_writer w;
+    perfdata_file f;
+    perfdata_cursor c;
+    perfdata_record rec;
+    perfdata_throttle th = {11, 101, 99};
+    perfdata_read_record rd;
+    perfdata_aux aux = {4096, 512, 3};
+    perfdata_itrace_start it = {10, 11};
+    perfdata_lost_samples ls = {42};
+    perfdata_switch sw_out, sw_wide;
+    perfdata_namespaces ns;
+    perfdata_ksymbol ks;
+    perfdata_bpf_event be;
+    perfdata_cgroup cg;
+    perfdata_text_poke tp;
+    perfdata_aux_output_hw_id hw = {77};
+    perfdata_callchain_deferred cd;
+    size_t i, seen = 0;
+    memset(&sw_out, 0, sizeof sw_out); sw_out.out = 1; sw_out.preempt = 1;
+    memset(&sw_wide, 0, sizeof sw_wide); sw_wide.cpu_wide = 1; sw_wide.next_prev_pid = 5; sw_wide.next_prev_tid = 6;
+    rd.pid = 10; rd.tid = 11; rd.values = src0.read;
+    for (i = 0; i < 4; i++) le64(links_b + 8 * i, 0x1000 + i);
+    ns.pid = 10; ns.tid = 11; ns.nr = 2; ns.links = u64s(links_b, 4);
+    ks.addr = 0xffffffffc0000000ull; ks.len = 360; ks.ksym_type = 1; ks.flags = 0; ks.name = view("bpf_prog_x", 10);
+    be.type = 1; be.flags = 0; be.id = 50; be.tag = view(tag, 8);
+    cg.id = 3; cg.path = view("/sys/fs/cgroup/a", 16);
+    tp.addr = 0xffffffff81000000ull; tp.old_len = 2; tp.new_len = 3; tp.old_bytes = view(poke, 2); tp.new_bytes = view(poke + 2, 3);
+    for (i = 0; i < 3; i++) le64(ips_b + 8 * i, 0x400000 + i);
+    cd.cookie = 123; cd.ips = u64s(ips_b, 3);
+    CHECK(perfdata_writer_init_buffer(&w, flags, buf, sizeof buf, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_begin(&w, events, 2, NULL, 0, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_THROTTLE, 0, &th, &sid0, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_READ, 0, &rd, &sid0, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_AUX, 0, &aux, &sid0, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_ITRACE_START, 0, &it, &sid0, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_LOST_SAMPLES, 0, &ls, &sid0, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_SWITCH, 0, &sw_out, &sid1, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_SWITCH_CPU_WIDE, 0, &sw_wide, &sid1, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_NAMESPACES, 0, &ns, &sid0, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_KSYMBOL, 0, &ks, &sid0, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_BPF_EVENT, 0, &be, &sid0, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_CGROUP, 0, &cg, &sid0, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_TEXT_POKE, 0, &tp, &sid0, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_AUX_OUTPUT_HW_ID, 0, &hw, &sid0, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_CALLCHAIN_DEFERRED, 0, &cd, &sid0, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_SAMPLE, 0, &th, &sid0, NULL) == PERFDATA_ERR_BAD_ARGUMENT);
+    CHECK(perfdata_writer_kernel(&w, 40, 0, &th, &sid0, NULL) == PERFDATA_ERR_UNSUPPORTED);
+    ns.nr = 3; /* more than its links */
+    CHECK(perfdata_writer_kernel(&w, PERFDATA_RECORD_NAMESPACES, 0, &ns, &sid0, NULL) == PERFDATA_ERR_BAD_ARGUMENT);
+    ns.nr = 2;
+    CHECK(perfdata_writer_finish(&w, NULL) == PERFDATA_OK);
+    CHECK(perfdata_open(&f, buf, (size_t)perfdata_writer_size(&w), rev, 8, NULL) == PERFDATA_OK);
+    perfdata_cursor_init(&f, &c);
+    while (perfdata_next_record(&f, &c, &rec, NULL) == PERFDATA_OK) {
+        perfdata_sample_id sid;
+        if (rec.type >= 64) continue;
+        seen++;
+        CHECK(rec.size % 8 == 0);
+        CHECK(perfdata_decode_sample_id(&f, &rec, &sid, NULL) == PERFDATA_OK &&
+              same_sid(rec.type == PERFDATA_RECORD_SWITCH || rec.type == PERFDATA_RECORD_SWITCH_CPU_WIDE ? &sid1 : &sid0, &sid, sid.sample_type));
+        switch (rec.type) {
+        case PERFDATA_RECORD_THROTTLE: { perfdata_throttle o; CHECK(perfdata_decode_throttle(&f, &rec, &o, NULL) == PERFDATA_OK && o.time == 11 && o.id == 101 && o.stream_id == 99); break; }
+        case PERFDATA_RECORD_READ: {
+            perfdata_read_record o;
+            perfdata_read_value x, y;
+            CHECK(perfdata_decode_read_record(&f, &rec, &o, NULL) == PERFDATA_OK && o.pid == 10 && o.tid == 11 && o.values.nr == 2);
+            x = perfdata_read_at(&o.values, 1); y = perfdata_read_at(&src0.read, 1);
+            CHECK(x.value == y.value && x.id == y.id && x.lost == y.lost);
+            break;
+        }
+        case PERFDATA_RECORD_AUX: { perfdata_aux o; CHECK(perfdata_decode_aux(&f, &rec, &o, NULL) == PERFDATA_OK && o.aux_offset == 4096 && o.aux_size == 512 && o.flags == 3); break; }
+        case PERFDATA_RECORD_ITRACE_START: { perfdata_itrace_start o; CHECK(perfdata_decode_itrace_start(&f, &rec, &o, NULL) == PERFDATA_OK && o.pid == 10 && o.tid == 11); break; }
+        case PERFDATA_RECORD_LOST_SAMPLES: { perfdata_lost_samples o; CHECK(perfdata_decode_lost_samples(&f, &rec, &o, NULL) == PERFDATA_OK && o.lost == 42); break; }
+        case PERFDATA_RECORD_SWITCH: { perfdata_switch o; CHECK(perfdata_decode_switch(&f, &rec, &o, NULL) == PERFDATA_OK && o.out && o.preempt && !o.cpu_wide); break; }
+        case PERFDATA_RECORD_SWITCH_CPU_WIDE: { perfdata_switch o; CHECK(perfdata_decode_switch(&f, &rec, &o, NULL) == PERFDATA_OK && !o.out && o.cpu_wide && o.next_prev_pid == 5 && o.next_prev_tid == 6); break; }
+        case PERFDATA_RECORD_NAMESPACES: { perfdata_namespaces o; CHECK(perfdata_decode_namespaces(&f, &rec, &o, NULL) == PERFDATA_OK && o.nr == 2 && same_u64s(&o.links, &ns.links)); break; }
+        case PERFDATA_RECORD_KSYMBOL: { perfdata_ksymbol o; CHECK(perfdata_decode_ksymbol(&f, &rec, &o, NULL) == PERFDATA_OK && o.addr == ks.addr && o.len == 360 && o.ksym_type == 1 && same_bytes(o.name, ks.name)); break; }
+        case PERFDATA_RECORD_BPF_EVENT: { perfdata_bpf_event o; CHECK(perfdata_decode_bpf_event(&f, &rec, &o, NULL) == PERFDATA_OK && o.type == 1 && o.id == 50 && same_bytes(o.tag, be.tag)); break; }
+        case PERFDATA_RECORD_CGROUP: { perfdata_cgroup o; CHECK(perfdata_decode_cgroup(&f, &rec, &o, NULL) == PERFDATA_OK && o.id == 3 && same_bytes(o.path, cg.path)); break; }
+        case PERFDATA_RECORD_TEXT_POKE: { perfdata_text_poke o; CHECK(perfdata_decode_text_poke(&f, &rec, &o, NULL) == PERFDATA_OK && o.addr == tp.addr && same_bytes(o.old_bytes, tp.old_bytes) && same_bytes(o.new_bytes, tp.new_bytes)); break; }
+        case PERFDATA_RECORD_AUX_OUTPUT_HW_ID: { perfdata_aux_output_hw_id o; CHECK(perfdata_decode_aux_output_hw_id(&f, &rec, &o, NULL) == PERFDATA_OK && o.hw_id == 77); break; }
+        case PERFDATA_RECORD_CALLCHAIN_DEFERRED: { perfdata_callchain_deferred o; CHECK(perfdata_decode_callchain_deferred(&f, &rec, &o, NULL) == PERFDATA_OK && o.cookie == 123 && same_u64s(&o.ips, &cd.ips)); break; }
+        default: CHECK(0); break;
+        }
+    }
+    CHECK(seen == 14);
+}
+
 /* ----------------------------------------------------------- sink function */
 
 typedef struct sink_state { unsigned char *p; size_t cap, end; uint64_t fail_after; int calls_after_fail; } sink_state;
@@ -403,6 +498,7 @@ int main(int argc, char **argv) {
         CHECK(write_all(&w, &err) == PERFDATA_OK);
         total = (size_t)perfdata_writer_size(&w);
         check_read(out, total, flags);
+        kernel_records(flags);
         if (argc > 1) {
             char path[4096];
             FILE *fp;
