@@ -1749,6 +1749,15 @@ PERFDATA_API perfdata_status perfdata_writer_lost(perfdata_writer *w, const perf
    for another type. */
 PERFDATA_API perfdata_status perfdata_writer_kernel(perfdata_writer *w, uint32_t type, uint16_t misc, const void *record,
                                                     const perfdata_sample_id *sid, perfdata_error *err);
+/* A perf tool record (64 and up) from the struct its decoder fills:
+   HEADER_EVENT_TYPE, HEADER_TRACING_DATA (its data after the record),
+   HEADER_BUILD_ID, FINISHED_ROUND and FINISHED_INIT (record NULL), ID_INDEX,
+   AUXTRACE_INFO, AUXTRACE (its data after the record), AUXTRACE_ERROR,
+   THREAD_MAP, CPU_MAP, STAT_CONFIG, STAT, STAT_ROUND, EVENT_UPDATE,
+   TIME_CONV, COMPRESSED and COMPRESSED2. ERR_UNSUPPORTED for another type
+   (the events and features go to perfdata_writer_begin). */
+PERFDATA_API perfdata_status perfdata_writer_user(perfdata_writer *w, uint32_t type, uint16_t misc, const void *record,
+                                                  perfdata_error *err);
 /* Any record whose body (and extra bytes, for TRACING_DATA and AUXTRACE)
    is already in the writer's byte order, e.g. one read from a file of that
    order. FINISHED_ROUND is perfdata_writer_record(w, 68, 0, NULL, 0, NULL,
@@ -7326,6 +7335,234 @@ PERFDATA_DEF perfdata_status perfdata_writer_kernel(perfdata_writer *w, uint32_t
         if (o->preempt) misc |= PERFDATA_MISC_SWITCH_OUT_PREEMPT;
     }
     return perfdata__w_kernel(w, type, misc, perfdata__em_kernel, &k, sid, err);
+}
+
+/* Bytes padded with zeros to a multiple of `align` (at least n). */
+PERFDATA__PRIVATE void perfdata__em_padded(perfdata__em *e, perfdata_view v, size_t size) {
+    perfdata__em_bytes(e, v.p, v.n < size ? v.n : size);
+    if (v.n < size) perfdata__em_bytes(e, 0, size - v.n);
+}
+
+/* cpu map data as perf_record_cpu_map_data lays it out, padded to 8 */
+PERFDATA__PRIVATE void perfdata__em_cpu_map(perfdata__em *e, const perfdata_cpu_map *m) {
+    uint64_t start = e->n;
+    perfdata__em_u16(e, m->encoding);
+    if (m->encoding == PERFDATA_CPU_MAP_RANGE) {
+        perfdata__em_u8(e, m->any_cpu ? 1u : 0u);
+        perfdata__em_u8(e, 0);
+        perfdata__em_u16(e, m->start_cpu);
+        perfdata__em_u16(e, m->end_cpu);
+    } else if (m->encoding == PERFDATA_CPU_MAP_CPUS) {
+        size_t i;
+        perfdata__em_u16(e, m->nr);
+        for (i = 0; i < m->nr; i++) perfdata__em_u16(e, perfdata__ld16(m->data.p + 2 * i, m->big_endian));
+    } else {
+        size_t i;
+        perfdata__em_u16(e, m->nr);
+        perfdata__em_u16(e, m->long_size);
+        if (m->long_size == 8) {
+            perfdata__em_u32(e, 0);
+            perfdata__em_u64_view(e, m->data.p, m->nr, m->big_endian);
+        } else {
+            for (i = 0; i < m->nr; i++) perfdata__em_u32(e, perfdata__ld32(m->data.p + 4 * i, m->big_endian));
+        }
+    }
+    perfdata__em_bytes(e, 0, (size_t)((8 - (e->n - start) % 8) % 8));
+}
+
+typedef struct perfdata__user_out { uint32_t type; const void *rec; } perfdata__user_out;
+
+PERFDATA__PRIVATE void perfdata__em_user(perfdata__em *e, const void *what) {
+    const perfdata__user_out *u = (const perfdata__user_out *)what;
+    const void *r = u->rec;
+    size_t i;
+    switch (u->type) {
+    case PERFDATA_RECORD_HEADER_EVENT_TYPE: {
+        const perfdata_header_event_type *o = (const perfdata_header_event_type *)r;
+        perfdata__em_u64(e, o->event_id);
+        perfdata__em_padded(e, o->name, 64);
+        break;
+    }
+    case PERFDATA_RECORD_HEADER_TRACING_DATA: /* the size, then padding; the data follows the record */
+        perfdata__em_u32(e, (uint32_t)(((const perfdata_tracing_data *)r)->data.n + 7) / 8 * 8);
+        perfdata__em_u32(e, 0);
+        break;
+    case PERFDATA_RECORD_HEADER_BUILD_ID: {
+        const perfdata_build_id *o = (const perfdata_build_id *)r;
+        perfdata__em_u32(e, (uint32_t)o->pid);
+        perfdata__em_padded(e, o->build_id, 20);
+        perfdata__em_u8(e, (unsigned)o->build_id.n);
+        perfdata__em_bytes(e, 0, 3);
+        perfdata__em_string(e, o->filename.p, o->filename.n, 64);
+        break;
+    }
+    case PERFDATA_RECORD_ID_INDEX: {
+        const perfdata_id_index *o = (const perfdata_id_index *)r;
+        perfdata__em_u64(e, o->nr);
+        perfdata__em_u64_view(e, o->entries.p, (size_t)o->nr * 4, o->big_endian);
+        if (o->machine.n) perfdata__em_u64_view(e, o->machine.p, (size_t)o->nr * 2, o->big_endian);
+        break;
+    }
+    case PERFDATA_RECORD_AUXTRACE_INFO: {
+        const perfdata_auxtrace_info *o = (const perfdata_auxtrace_info *)r;
+        perfdata__em_u32(e, o->type);
+        perfdata__em_u32(e, o->reserved);
+        perfdata__em_u64s(e, &o->data, o->data.count);
+        break;
+    }
+    case PERFDATA_RECORD_AUXTRACE: {
+        const perfdata_auxtrace *o = (const perfdata_auxtrace *)r;
+        perfdata__em_u64(e, o->data.n); perfdata__em_u64(e, o->offset); perfdata__em_u64(e, o->reference);
+        perfdata__em_u32(e, o->idx); perfdata__em_u32(e, o->tid); perfdata__em_u32(e, o->cpu); perfdata__em_u32(e, o->reserved);
+        break;
+    }
+    case PERFDATA_RECORD_AUXTRACE_ERROR: {
+        const perfdata_auxtrace_error *o = (const perfdata_auxtrace_error *)r;
+        perfdata__em_u32(e, o->type); perfdata__em_u32(e, o->code); perfdata__em_u32(e, o->cpu);
+        perfdata__em_u32(e, o->pid); perfdata__em_u32(e, o->tid); perfdata__em_u32(e, o->fmt);
+        perfdata__em_u64(e, o->ip);
+        if (o->fmt >= 1) perfdata__em_u64(e, o->time);
+        perfdata__em_padded(e, o->msg, 64);
+        if (o->fmt >= 2) { perfdata__em_u32(e, o->machine_pid); perfdata__em_u32(e, o->vcpu); }
+        break;
+    }
+    case PERFDATA_RECORD_THREAD_MAP: {
+        const perfdata_thread_map *o = (const perfdata_thread_map *)r;
+        perfdata__em_u64(e, o->nr);
+        for (i = 0; i < (size_t)o->nr; i++) {
+            perfdata__em_u64(e, perfdata__ld64(o->entries.p + 24 * i, o->big_endian));
+            perfdata__em_bytes(e, o->entries.p + 24 * i + 8, 16);
+        }
+        break;
+    }
+    case PERFDATA_RECORD_CPU_MAP: perfdata__em_cpu_map(e, (const perfdata_cpu_map *)r); break;
+    case PERFDATA_RECORD_STAT_CONFIG: {
+        const perfdata_stat_config *o = (const perfdata_stat_config *)r;
+        perfdata__em_u64(e, o->nr);
+        perfdata__em_u64s(e, &o->pairs, (size_t)o->nr * 2);
+        break;
+    }
+    case PERFDATA_RECORD_STAT: {
+        const perfdata_stat *o = (const perfdata_stat *)r;
+        perfdata__em_u64(e, o->id); perfdata__em_u32(e, o->cpu); perfdata__em_u32(e, o->thread);
+        perfdata__em_u64(e, o->val); perfdata__em_u64(e, o->ena); perfdata__em_u64(e, o->run);
+        break;
+    }
+    case PERFDATA_RECORD_STAT_ROUND: {
+        const perfdata_stat_round *o = (const perfdata_stat_round *)r;
+        perfdata__em_u64(e, o->type); perfdata__em_u64(e, o->time);
+        break;
+    }
+    case PERFDATA_RECORD_EVENT_UPDATE: {
+        const perfdata_event_update *o = (const perfdata_event_update *)r;
+        perfdata__em_u64(e, o->type); perfdata__em_u64(e, o->id);
+        if (o->type == PERFDATA_EVENT_UPDATE_SCALE) perfdata__em_u64(e, o->scale_bits);
+        else if (o->type == PERFDATA_EVENT_UPDATE_CPUS) perfdata__em_cpu_map(e, &o->cpus);
+        else perfdata__em_string(e, o->text.p, o->text.n, 8);
+        break;
+    }
+    case PERFDATA_RECORD_TIME_CONV: {
+        const perfdata_time_conv *o = (const perfdata_time_conv *)r;
+        perfdata__em_u64(e, o->time_shift); perfdata__em_u64(e, o->time_mult); perfdata__em_u64(e, o->time_zero);
+        if (o->has_cycles) {
+            perfdata__em_u64(e, o->time_cycles); perfdata__em_u64(e, o->time_mask);
+            perfdata__em_u8(e, o->cap_user_time_zero); perfdata__em_u8(e, o->cap_user_time_short);
+            perfdata__em_bytes(e, 0, 6);
+        }
+        break;
+    }
+    case PERFDATA_RECORD_COMPRESSED2: { /* the data's size, the data, padded to 8 */
+        const perfdata_compressed *o = (const perfdata_compressed *)r;
+        perfdata__em_u64(e, o->data.n);
+        perfdata__em_bytes(e, o->data.p, o->data.n);
+        perfdata__em_bytes(e, 0, (8 - o->data.n % 8) % 8);
+        break;
+    }
+    case PERFDATA_RECORD_COMPRESSED: {
+        const perfdata_compressed *o = (const perfdata_compressed *)r;
+        perfdata__em_bytes(e, o->data.p, o->data.n);
+        break;
+    }
+    default: break; /* FINISHED_ROUND, FINISHED_INIT: no body */
+    }
+}
+
+/* Whether a struct's views hold what its counts say (and fit its fields). */
+PERFDATA__PRIVATE int perfdata__user_views_ok(uint32_t type, const void *r) {
+    switch (type) {
+    case PERFDATA_RECORD_HEADER_EVENT_TYPE: return ((const perfdata_header_event_type *)r)->name.n <= 64;
+    case PERFDATA_RECORD_HEADER_BUILD_ID: {
+        const perfdata_build_id *o = (const perfdata_build_id *)r;
+        return o->build_id.n <= 20 && o->filename.n < 4096;
+    }
+    case PERFDATA_RECORD_ID_INDEX: {
+        const perfdata_id_index *o = (const perfdata_id_index *)r;
+        return o->nr <= o->entries.n / 32 && (!o->machine.n || o->nr <= o->machine.n / 16);
+    }
+    case PERFDATA_RECORD_AUXTRACE_INFO: {
+        const perfdata_auxtrace_info *o = (const perfdata_auxtrace_info *)r;
+        return o->data.count <= o->data.bytes.n / 8;
+    }
+    case PERFDATA_RECORD_AUXTRACE_ERROR: return ((const perfdata_auxtrace_error *)r)->msg.n <= 64;
+    case PERFDATA_RECORD_THREAD_MAP: {
+        const perfdata_thread_map *o = (const perfdata_thread_map *)r;
+        return o->nr <= o->entries.n / 24;
+    }
+    case PERFDATA_RECORD_CPU_MAP: {
+        const perfdata_cpu_map *o = (const perfdata_cpu_map *)r;
+        return o->encoding == PERFDATA_CPU_MAP_RANGE ||
+               (o->encoding == PERFDATA_CPU_MAP_CPUS && o->nr <= o->data.n / 2) ||
+               (o->encoding == PERFDATA_CPU_MAP_MASK && (o->long_size == 4 || o->long_size == 8) &&
+                o->nr <= o->data.n / o->long_size);
+    }
+    case PERFDATA_RECORD_STAT_CONFIG: {
+        const perfdata_stat_config *o = (const perfdata_stat_config *)r;
+        return o->nr <= o->pairs.count / 2 && o->pairs.count <= o->pairs.bytes.n / 8;
+    }
+    case PERFDATA_RECORD_EVENT_UPDATE: {
+        const perfdata_event_update *o = (const perfdata_event_update *)r;
+        return o->type != PERFDATA_EVENT_UPDATE_CPUS ? o->text.n < 0x10000 || o->type == PERFDATA_EVENT_UPDATE_SCALE
+                                                     : perfdata__user_views_ok(PERFDATA_RECORD_CPU_MAP, &o->cpus);
+    }
+    default: return 1;
+    }
+}
+
+PERFDATA_DEF perfdata_status perfdata_writer_user(perfdata_writer *w, uint32_t type, uint16_t misc, const void *record,
+                                                  perfdata_error *err) {
+    perfdata__user_out u;
+    perfdata__em c, e;
+    perfdata_view extra;
+    perfdata_status st = perfdata__w_usable(w, 1, err);
+    if (st != PERFDATA_OK) return st;
+    if (type < PERFDATA_RECORD_HEADER_EVENT_TYPE || type > PERFDATA_RECORD_COMPRESSED2 ||
+        type == PERFDATA_RECORD_HEADER_FEATURE)
+        return perfdata__fail(err, PERFDATA_ERR_UNSUPPORTED, w->priv.pos, type, PERFDATA__MSG("not a type perfdata_writer_user writes"));
+    if ((!record && type != PERFDATA_RECORD_FINISHED_ROUND && type != PERFDATA_RECORD_FINISHED_INIT) ||
+        (record && !perfdata__user_views_ok(type, record)))
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type, PERFDATA__MSG("a record's counts exceed its views"));
+    u.type = type;
+    u.rec = record;
+    if (type == PERFDATA_RECORD_HEADER_BUILD_ID) misc |= PERFDATA_MISC_BUILD_ID_SIZE; /* the size byte is written */
+    extra.p = 0; extra.n = 0; extra.offset = 0;
+    if (type == PERFDATA_RECORD_HEADER_TRACING_DATA) extra = ((const perfdata_tracing_data *)record)->data;
+    if (type == PERFDATA_RECORD_AUXTRACE) extra = ((const perfdata_auxtrace *)record)->data;
+    if (extra.n > 0xfffffff0u) return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type, PERFDATA__MSG("data over 4 GiB"));
+    c = perfdata__em_count(w->priv.big);
+    perfdata__em_user(&c, &u);
+    st = perfdata__w_fits(w, type, 8 + c.n, (extra.n + 7) / 8 * 8, err);
+    if (st != PERFDATA_OK) return st;
+    e.w = w; e.out = 0; e.n = 0; e.big = w->priv.big;
+    perfdata__em_header(&e, type, misc, 8 + c.n);
+    perfdata__em_user(&e, &u);
+    if (type == PERFDATA_RECORD_HEADER_TRACING_DATA) { /* padded to 8, as its size says */
+        perfdata__em_bytes(&e, extra.p, extra.n);
+        perfdata__em_bytes(&e, 0, (8 - extra.n % 8) % 8);
+    } else {
+        perfdata__em_bytes(&e, extra.p, extra.n);
+    }
+    perfdata__w_flush(w);
+    return perfdata__w_done(w, type, err);
 }
 
 PERFDATA_DEF perfdata_status perfdata_writer_finish(perfdata_writer *w, perfdata_error *err) {

@@ -464,6 +464,131 @@ static void kernel_records(unsigned flags) {
     CHECK(seen == 14);
 }
 
+/* One of each type perfdata_writer_user writes, read back with its decoder. */
+static void user_records(unsigned flags) {
+    static unsigned char buf[4096];
+    static const unsigned char trace[13] = "tracing data", aux_data[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    unsigned char idx_b[2 * 32], mach_b[2 * 16], info_b[3 * 8], tmap_b[2 * 24], cpus_b[3 * 2], mask_b[8], pairs_b[4 * 8];
+    perfdata_writer w;
+    perfdata_file f;
+    perfdata_cursor c;
+    perfdata_record rec;
+    perfdata_header_event_type et;
+    perfdata_tracing_data td;
+    perfdata_build_id b;
+    perfdata_id_index ix;
+    perfdata_auxtrace_info ai;
+    perfdata_auxtrace at;
+    perfdata_auxtrace_error ae;
+    perfdata_thread_map tm;
+    perfdata_cpu_map cm, mm;
+    perfdata_stat_config sc;
+    perfdata_stat stt = {101, 1, 0, 500, 600, 700};
+    perfdata_stat_round sr = {1, 999};
+    perfdata_event_update eu, es;
+    perfdata_time_conv tc;
+    size_t i, seen = 0;
+    memset(&et, 0, sizeof et); et.event_id = 7; et.name = view("sched:sched_switch", 18);
+    td.size = 0; td.data = view(trace, sizeof trace);
+    memset(&b, 0, sizeof b); b.pid = -1; b.build_id = view(bid, 20); b.filename = view("/usr/lib/debug/vmlinux", 22);
+    for (i = 0; i < 8; i++) le64(idx_b + 8 * i, 100 + i);
+    for (i = 0; i < 4; i++) le64(mach_b + 8 * i, 200 + i);
+    ix.nr = 2; ix.entries = view(idx_b, sizeof idx_b); ix.machine = view(mach_b, sizeof mach_b); ix.big_endian = 0;
+    for (i = 0; i < 3; i++) le64(info_b + 8 * i, 300 + i);
+    ai.type = 8; ai.reserved = 0; ai.data = u64s(info_b, 3);
+    memset(&at, 0, sizeof at); at.offset = 4096; at.reference = 55; at.idx = 1; at.tid = 11; at.cpu = 1; at.data = view(aux_data, 16);
+    memset(&ae, 0, sizeof ae); ae.type = 1; ae.code = 2; ae.cpu = 3; ae.pid = 10; ae.tid = 11; ae.fmt = 2; ae.ip = 0x401000;
+    ae.time = 5; ae.msg = view("decoder error", 13); ae.machine_pid = 7; ae.vcpu = 8;
+    memset(tmap_b, 0, sizeof tmap_b);
+    le64(tmap_b, 10); memcpy(tmap_b + 8, "worker", 6); le64(tmap_b + 24, 11); memcpy(tmap_b + 32, "helper", 6);
+    tm.nr = 2; tm.entries = view(tmap_b, sizeof tmap_b); tm.big_endian = 0;
+    cpus_b[0] = 0; cpus_b[1] = 0; cpus_b[2] = 2; cpus_b[3] = 0; cpus_b[4] = 5; cpus_b[5] = 0;
+    memset(&cm, 0, sizeof cm); cm.encoding = PERFDATA_CPU_MAP_CPUS; cm.nr = 3; cm.data = view(cpus_b, 6);
+    le64(mask_b, 0x15); /* cpus 0, 2, 4 */
+    memset(&mm, 0, sizeof mm); mm.encoding = PERFDATA_CPU_MAP_MASK; mm.nr = 1; mm.long_size = 8; mm.data = view(mask_b, 8);
+    for (i = 0; i < 4; i++) le64(pairs_b + 8 * i, 400 + i);
+    sc.nr = 2; sc.pairs = u64s(pairs_b, 4);
+    memset(&eu, 0, sizeof eu); eu.type = PERFDATA_EVENT_UPDATE_UNIT; eu.id = 101; eu.text = view("msec", 4);
+    memset(&es, 0, sizeof es); es.type = PERFDATA_EVENT_UPDATE_CPUS; es.id = 101; es.cpus = mm;
+    memset(&tc, 0, sizeof tc); tc.time_shift = 31; tc.time_mult = 1000; tc.time_zero = 5; tc.has_cycles = 1;
+    tc.time_cycles = 6; tc.time_mask = 7; tc.cap_user_time_zero = 1; tc.cap_user_time_short = 1;
+    CHECK(perfdata_writer_init_buffer(&w, flags, buf, sizeof buf, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_begin(&w, events, 2, NULL, 0, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_HEADER_EVENT_TYPE, 0, &et, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_HEADER_TRACING_DATA, 0, &td, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_HEADER_BUILD_ID, PERFDATA_MISC_KERNEL, &b, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_ID_INDEX, 0, &ix, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_AUXTRACE_INFO, 0, &ai, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_AUXTRACE, 0, &at, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_AUXTRACE_ERROR, 0, &ae, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_THREAD_MAP, 0, &tm, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_CPU_MAP, 0, &cm, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_CPU_MAP, 0, &mm, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_STAT_CONFIG, 0, &sc, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_STAT, 0, &stt, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_STAT_ROUND, 0, &sr, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_EVENT_UPDATE, 0, &eu, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_EVENT_UPDATE, 0, &es, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_TIME_CONV, 0, &tc, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_FINISHED_INIT, 0, NULL, NULL) == PERFDATA_OK);
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_HEADER_FEATURE, 0, &tc, NULL) == PERFDATA_ERR_UNSUPPORTED);
+    tm.nr = 3; /* more than its entries */
+    CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_THREAD_MAP, 0, &tm, NULL) == PERFDATA_ERR_BAD_ARGUMENT);
+    tm.nr = 2;
+    CHECK(perfdata_writer_finish(&w, NULL) == PERFDATA_OK);
+    CHECK(perfdata_open(&f, buf, (size_t)perfdata_writer_size(&w), rev, 8, NULL) == PERFDATA_OK);
+    perfdata_cursor_init(&f, &c);
+    while (perfdata_next_record(&f, &c, &rec, NULL) == PERFDATA_OK) {
+        if (rec.type < PERFDATA_RECORD_HEADER_EVENT_TYPE || rec.type == PERFDATA_RECORD_HEADER_FEATURE) continue;
+        seen++;
+        switch (rec.type) {
+        case PERFDATA_RECORD_HEADER_EVENT_TYPE: { perfdata_header_event_type o; CHECK(perfdata_decode_header_event_type(&f, &rec, &o, NULL) == PERFDATA_OK && o.event_id == 7 && same_bytes(o.name, et.name)); break; }
+        case PERFDATA_RECORD_HEADER_TRACING_DATA: { perfdata_tracing_data o; CHECK(perfdata_decode_tracing_data(&f, &rec, &o, NULL) == PERFDATA_OK && o.data.n >= 13 && !memcmp(o.data.p, trace, 13)); break; }
+        case PERFDATA_RECORD_HEADER_BUILD_ID: { perfdata_build_id o; CHECK(perfdata_decode_build_id(&f, &rec, &o, NULL) == PERFDATA_OK && o.pid == -1 && same_bytes(o.build_id, b.build_id) && same_bytes(o.filename, b.filename)); break; }
+        case PERFDATA_RECORD_ID_INDEX: {
+            perfdata_id_index o;
+            CHECK(perfdata_decode_id_index(&f, &rec, &o, NULL) == PERFDATA_OK && o.nr == 2 && o.entries.n == 64 && o.machine.n == 32 &&
+                  perfdata__ld64(o.entries.p + 56, o.big_endian) == 107 && perfdata__ld64(o.machine.p + 24, o.big_endian) == 203);
+            break;
+        }
+        case PERFDATA_RECORD_AUXTRACE_INFO: { perfdata_auxtrace_info o; CHECK(perfdata_decode_auxtrace_info(&f, &rec, &o, NULL) == PERFDATA_OK && o.type == 8 && same_u64s(&o.data, &ai.data)); break; }
+        case PERFDATA_RECORD_AUXTRACE: { perfdata_auxtrace o; CHECK(perfdata_decode_auxtrace(&f, &rec, &o, NULL) == PERFDATA_OK && o.size == 16 && o.offset == 4096 && o.reference == 55 && o.idx == 1 && o.tid == 11 && o.cpu == 1 && same_bytes(o.data, at.data)); break; }
+        case PERFDATA_RECORD_AUXTRACE_ERROR: { perfdata_auxtrace_error o; CHECK(perfdata_decode_auxtrace_error(&f, &rec, &o, NULL) == PERFDATA_OK && o.code == 2 && o.pid == 10 && o.ip == 0x401000 && o.time == 5 && same_bytes(o.msg, ae.msg) && o.machine_pid == 7 && o.vcpu == 8); break; }
+        case PERFDATA_RECORD_THREAD_MAP: {
+            perfdata_thread_map o;
+            perfdata_thread_map_entry e1;
+            CHECK(perfdata_decode_thread_map(&f, &rec, &o, NULL) == PERFDATA_OK && o.nr == 2);
+            e1 = perfdata_thread_map_at(&o, 1);
+            CHECK(e1.pid == 11 && e1.comm.n == 6 && !memcmp(e1.comm.p, "helper", 6));
+            break;
+        }
+        case PERFDATA_RECORD_CPU_MAP: {
+            perfdata_cpu_map o;
+            size_t state = 0;
+            int cpu, got[3], n = 0;
+            CHECK(perfdata_decode_cpu_map(&f, &rec, &o, NULL) == PERFDATA_OK);
+            while (n < 3 && perfdata_cpu_map_next(&o, &state, &cpu)) got[n++] = cpu;
+            CHECK(n == 3 && got[0] == 0 && got[1] == 2 && got[2] == (o.encoding == PERFDATA_CPU_MAP_CPUS ? 5 : 4));
+            break;
+        }
+        case PERFDATA_RECORD_STAT_CONFIG: { perfdata_stat_config o; CHECK(perfdata_decode_stat_config(&f, &rec, &o, NULL) == PERFDATA_OK && o.nr == 2 && same_u64s(&o.pairs, &sc.pairs)); break; }
+        case PERFDATA_RECORD_STAT: { perfdata_stat o; CHECK(perfdata_decode_stat(&f, &rec, &o, NULL) == PERFDATA_OK && o.id == 101 && o.cpu == 1 && o.val == 500 && o.run == 700); break; }
+        case PERFDATA_RECORD_STAT_ROUND: { perfdata_stat_round o; CHECK(perfdata_decode_stat_round(&f, &rec, &o, NULL) == PERFDATA_OK && o.type == 1 && o.time == 999); break; }
+        case PERFDATA_RECORD_EVENT_UPDATE: {
+            perfdata_event_update o;
+            CHECK(perfdata_decode_event_update(&f, &rec, &o, NULL) == PERFDATA_OK && o.id == 101);
+            if (o.type == PERFDATA_EVENT_UPDATE_UNIT) CHECK(same_bytes(o.text, eu.text));
+            else CHECK(o.type == PERFDATA_EVENT_UPDATE_CPUS && o.cpus.encoding == PERFDATA_CPU_MAP_MASK && o.cpus.long_size == 8);
+            break;
+        }
+        case PERFDATA_RECORD_TIME_CONV: { perfdata_time_conv o; CHECK(perfdata_decode_time_conv(&f, &rec, &o, NULL) == PERFDATA_OK && o.time_shift == 31 && o.time_mult == 1000 && o.has_cycles && o.time_mask == 7 && o.cap_user_time_short == 1); break; }
+        case PERFDATA_RECORD_FINISHED_INIT: CHECK(rec.size == 8); break;
+        default: CHECK(0); break;
+        }
+    }
+    CHECK(seen == 17);
+}
+
 /* ----------------------------------------------------------- sink function */
 
 typedef struct sink_state { unsigned char *p; size_t cap, end; uint64_t fail_after; int calls_after_fail; } sink_state;
@@ -499,6 +624,7 @@ int main(int argc, char **argv) {
         total = (size_t)perfdata_writer_size(&w);
         check_read(out, total, flags);
         kernel_records(flags);
+        user_records(flags);
         if (argc > 1) {
             char path[4096];
             FILE *fp;
