@@ -136,8 +136,9 @@ static size_t swap_thread_map(const unsigned char *p, size_t n, int big_in, int 
 }
 
 /* perf_record_cpu_map_data: u16 encoding, then a cpu list (u16s), a mask
-   (u16 nr, u16 long size, [u32 pad], words) or a range (two bytes, two
-   u16s); the padding after it is copied. */
+   (u16 nr, u16 long size, [u32 pad], words: packed, so 64-bit words start
+   at byte 10) or a range (two bytes, two u16s); the padding after it is
+   copied. */
 static size_t swap_cpu_map(const unsigned char *p, size_t n, int big_in, int big_out, unsigned char *out) {
     perfdata_cpu_map m;
     perfdata_view v;
@@ -147,7 +148,7 @@ static size_t swap_cpu_map(const unsigned char *p, size_t n, int big_in, int big
     switch (m.encoding) {
     case PERFDATA_CPU_MAP_CPUS: got = swap_layout(p, 4 + 2 * (size_t)m.nr, "HHH*", big_in, big_out, out); break;
     case PERFDATA_CPU_MAP_MASK:
-        got = m.long_size == 8 ? swap_layout(p, 8 + 8 * (size_t)m.nr, "HHHIQ*", big_in, big_out, out)
+        got = m.long_size == 8 ? swap_layout(p, 10 + 8 * (size_t)m.nr, "HHHIQ*", big_in, big_out, out)
                                : swap_layout(p, 6 + 4 * (size_t)m.nr, "HHHI*", big_in, big_out, out);
         break;
     default: got = swap_layout(p, 8, "HBBHH", big_in, big_out, out); break;
