@@ -68,6 +68,9 @@
  *   PERFDATA_API              (global) decoration of the public functions.
  *   PERFDATA_NO_ERROR_STRINGS (in the implementing file) drop the message
  *                             texts; perfdata_error.message is then "".
+ *   PERFDATA_WRITER_PIPE_ONLY (in the implementing file) a writer for pipe
+ *                             mode only, smaller: file mode is refused
+ *                             (PERFDATA_ERR_UNSUPPORTED), its code left out.
  *   PERFDATA_ZSTD             (before every include) add the built-in zstd
  *                             decoder (perfdata_zstd_*, the part "zstd:"
  *                             after the compressed data declarations, usable
@@ -6553,18 +6556,26 @@ PERFDATA_DEF perfdata_status perfdata_reader_next(perfdata_reader *r, perfdata_r
    once writing them, so that its size is in its header and a record that
    cannot be written is refused before its first byte. */
 
+#ifdef PERFDATA_WRITER_PIPE_ONLY
+#define PERFDATA__W_PIPE(w) 1
+#else
+#define PERFDATA__W_PIPE(w) (((w)->priv.flags & PERFDATA_WRITE_PIPE) != 0)
+#endif
+
 typedef struct perfdata__em {
     perfdata_writer *w;          /* the output, or NULL: */
     unsigned char *out;          /* ... this memory (feature encoders), or NULL: only count */
     uint64_t n;                  /* bytes so far */
     int big;
+    int bad;                     /* counting found a count its view does not hold */
 } perfdata__em;
 
-PERFDATA__PRIVATE perfdata__em perfdata__em_count(int big) {
+PERFDATA__PRIVATE perfdata__em perfdata__em_into(perfdata_writer *w, unsigned char *out, int big) {
     perfdata__em e;
-    e.w = 0; e.out = 0; e.n = 0; e.big = big;
+    e.w = w; e.out = out; e.n = 0; e.big = big; e.bad = 0;
     return e;
 }
+PERFDATA__PRIVATE perfdata__em perfdata__em_count(int big) { return perfdata__em_into(0, 0, big); }
 
 PERFDATA__PRIVATE void perfdata__w_sink(perfdata_writer *w, uint64_t at, const void *p, size_t n) {
     perfdata_status st;
@@ -6583,12 +6594,10 @@ PERFDATA__PRIVATE void perfdata__w_flush(perfdata_writer *w) {
 PERFDATA__PRIVATE void perfdata__em_bytes(perfdata__em *e, const void *p, size_t n) {
     const unsigned char *q = (const unsigned char *)p;
     size_t i, left = n;
-    if (e->out) {
-        for (i = 0; i < n; i++) e->out[e->n + i] = q ? q[i] : 0;
-    } else if (e->w && e->w->priv.buf) {
-        unsigned char *to = e->w->priv.buf + (size_t)e->w->priv.pos;
+    unsigned char *to = e->out ? e->out + e->n : e->w && e->w->priv.buf ? e->w->priv.buf + (size_t)e->w->priv.pos : 0;
+    if (to) { /* memory: the encoders' or a buffer writer's */
         for (i = 0; i < n; i++) to[i] = q ? q[i] : 0;
-        e->w->priv.pos += n;
+        if (!e->out) e->w->priv.pos += n;
     } else if (e->w) {
         perfdata_writer *w = e->w;
         while (left) {
@@ -6632,17 +6641,18 @@ PERFDATA__PRIVATE void perfdata__em_u32(perfdata__em *e, uint32_t v) { perfdata_
 PERFDATA__PRIVATE void perfdata__em_u64(perfdata__em *e, uint64_t v) {
     perfdata__em_uint(e, (uint32_t)v, (uint32_t)(v >> 32), 8);
 }
-/* count values of an array in its own byte order, in the output's */
-PERFDATA__PRIVATE void perfdata__em_u64s(perfdata__em *e, const perfdata_u64s *a, size_t count) {
+/* count values of an array in its own byte order, in the output's; more
+   than the array holds is bad (found when counting, before any write) */
+/* count u64s of a view stored in byte order `big` */
+PERFDATA__PRIVATE void perfdata__em_u64_view(perfdata__em *e, perfdata_view v, size_t count, int big) {
     size_t i;
+    if (count > v.n / 8) { e->bad = 1; count = v.n / 8; }
     if (!e->w && !e->out) { e->n += 8 * (uint64_t)count; return; }
-    for (i = 0; i < count; i++) perfdata__em_u64(e, perfdata_u64s_at(a, i));
+    for (i = 0; i < count; i++) perfdata__em_u64(e, perfdata__ld64(v.p + 8 * i, big));
 }
-/* a u64 array stored in byte order `big`: count entries */
-PERFDATA__PRIVATE void perfdata__em_u64_view(perfdata__em *e, const unsigned char *p, size_t count, int big) {
-    size_t i;
-    if (!e->w && !e->out) { e->n += 8 * (uint64_t)count; return; }
-    for (i = 0; i < count; i++) perfdata__em_u64(e, perfdata__ld64(p + 8 * i, big));
+PERFDATA__PRIVATE void perfdata__em_u64s(perfdata__em *e, const perfdata_u64s *a, size_t count) {
+    if (count > a->count) e->bad = 1;
+    perfdata__em_u64_view(e, a->bytes, count, a->big_endian);
 }
 /* a string and its NUL, zero-padded to a multiple of `align` */
 PERFDATA__PRIVATE void perfdata__em_string(perfdata__em *e, const unsigned char *s, size_t len, size_t align) {
@@ -6714,19 +6724,20 @@ PERFDATA__PRIVATE int perfdata__attr_size_known(uint32_t size) {
            size != 88; /* 88 was never a version: VER2 80, VER3 96 */
 }
 
-/* Branch entry flags in the writer's layout (the inverse of
-   perfdata__branch_flags): a big-endian writer's fields from the top bit
-   down. */
-PERFDATA__PRIVATE uint64_t perfdata__branch_flags_out(uint64_t v, int big) {
+/* Branch entry flags from one byte order's bit-field layout to the
+   other's (a big-endian compiler allocates the fields from the top bit
+   down, perfdata__branch_flags); the same layout: as they are. */
+PERFDATA__PRIVATE uint64_t perfdata__branch_flags_to(uint64_t v, int from_big, int to_big) {
     static const unsigned char widths[] = {1, 1, 1, 1, 16, 4, 2, 4, 3, 31};
     uint64_t out = 0;
     unsigned i, lo = 0, hi = 64;
-    if (!big) return v;
+    if (from_big == to_big) return v;
     for (i = 0; i < sizeof widths; i++) {
         unsigned w = widths[i];
-        uint64_t field = (v >> lo) & ((1ull << w) - 1);
+        uint64_t mask = (1ull << w) - 1;
         hi -= w;
-        out |= field << hi;
+        if (to_big) out |= ((v >> lo) & mask) << hi;
+        else out |= ((v >> hi) & mask) << lo;
         lo += w;
     }
     return out;
@@ -6771,6 +6782,17 @@ PERFDATA__PRIVATE perfdata_status perfdata__w_done(perfdata_writer *w, uint32_t 
     return perfdata__ok(err);
 }
 
+/* Flags a writer takes: the known ones (file mode only where compiled in). */
+PERFDATA__PRIVATE perfdata_status perfdata__w_flags(unsigned flags, perfdata_error *err) {
+    if (flags & ~(PERFDATA_WRITE_PIPE | PERFDATA_WRITE_BIG_ENDIAN))
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("unknown flags"));
+#ifdef PERFDATA_WRITER_PIPE_ONLY
+    if (!(flags & PERFDATA_WRITE_PIPE))
+        return perfdata__fail(err, PERFDATA_ERR_UNSUPPORTED, 0, 0, PERFDATA__MSG("file mode is left out (PERFDATA_WRITER_PIPE_ONLY)"));
+#endif
+    return PERFDATA_OK;
+}
+
 PERFDATA__PRIVATE void perfdata__w_start(perfdata_writer *w, unsigned flags) {
     w->priv.flags = flags;
     w->priv.big = (flags & PERFDATA_WRITE_BIG_ENDIAN) != 0;
@@ -6783,10 +6805,11 @@ PERFDATA__PRIVATE void perfdata__w_start(perfdata_writer *w, unsigned flags) {
 
 PERFDATA_DEF perfdata_status perfdata_writer_init(perfdata_writer *w, unsigned flags, perfdata_sink sink, void *user,
                                                   perfdata_error *err) {
+    perfdata_status st = perfdata__w_flags(flags, err);
     perfdata__w_start(w, flags);
-    if (!sink || (flags & ~(PERFDATA_WRITE_PIPE | PERFDATA_WRITE_BIG_ENDIAN))) {
+    if (st != PERFDATA_OK || !sink) {
         w->priv.state = 2;
-        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("no sink, or unknown flags"));
+        return st != PERFDATA_OK ? st : perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("no sink"));
     }
     w->priv.sink = sink;
     w->priv.user = user;
@@ -6795,10 +6818,11 @@ PERFDATA_DEF perfdata_status perfdata_writer_init(perfdata_writer *w, unsigned f
 
 PERFDATA_DEF perfdata_status perfdata_writer_init_buffer(perfdata_writer *w, unsigned flags, void *buf, size_t cap,
                                                          perfdata_error *err) {
+    perfdata_status st = perfdata__w_flags(flags, err);
     perfdata__w_start(w, flags);
-    if ((!buf && cap) || (flags & ~(PERFDATA_WRITE_PIPE | PERFDATA_WRITE_BIG_ENDIAN))) {
+    if (st != PERFDATA_OK || (!buf && cap)) {
         w->priv.state = 2;
-        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("no buffer, or unknown flags"));
+        return st != PERFDATA_OK ? st : perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("no buffer"));
     }
     w->priv.buf = (unsigned char *)buf;
     w->priv.cap = cap;
@@ -6847,7 +6871,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__w_fits(perfdata_writer *w, uint32_t 
 PERFDATA__PRIVATE void perfdata__em_start(perfdata__em *e, const perfdata_writer *w) {
     const perfdata_writer_event *ev = w->priv.events;
     const perfdata_writer_feature *ft = w->priv.features;
-    int pipe = (w->priv.flags & PERFDATA_WRITE_PIPE) != 0;
+    int pipe = PERFDATA__W_PIPE(w);
     uint64_t at = 104;
     size_t i, k;
     if (pipe) {
@@ -6901,11 +6925,11 @@ PERFDATA_DEF perfdata_status perfdata_writer_begin(perfdata_writer *w, const per
             return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("bad feature"));
         if (i && features[i].id <= features[i - 1].id)
             return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("features not in ascending order"));
-        if ((w->priv.flags & PERFDATA_WRITE_PIPE) &&
+        if (PERFDATA__W_PIPE(w) &&
             (features[i].id == PERFDATA_FEAT_TRACING_DATA || features[i].id == PERFDATA_FEAT_BUILD_ID))
             return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0,
                                   PERFDATA__MSG("a pipe has TRACING_DATA and BUILD_ID as records of their own"));
-        if ((w->priv.flags & PERFDATA_WRITE_PIPE) && features[i].n > 0xffff - 16)
+        if (PERFDATA__W_PIPE(w) && features[i].n > 0xffff - 16)
             return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, 0, 0, PERFDATA__MSG("a feature over a pipe record's size"));
     }
     /* the whole start is measured first: it is written whole or not at all */
@@ -6921,9 +6945,11 @@ PERFDATA_DEF perfdata_status perfdata_writer_begin(perfdata_writer *w, const per
         w->priv.nr_events = 0;
         return st;
     }
-    w->priv.data_offset = e.n;
-    w->priv.attrs_offset = e.n - (uint64_t)nr_events * (size + 16);
-    e.w = w;
+    if (!PERFDATA__W_PIPE(w)) { /* a file's data follows its attrs */
+        w->priv.data_offset = e.n;
+        w->priv.attrs_offset = e.n - (uint64_t)nr_events * (size + 16);
+    }
+    e = perfdata__em_into(w, 0, w->priv.big);
     perfdata__em_start(&e, w);
     w->priv.state = 1;
     perfdata__w_flush(w);
@@ -6937,12 +6963,12 @@ PERFDATA_DEF perfdata_status perfdata_writer_record(perfdata_writer *w, uint32_t
     perfdata_status st;
     if ((n && !body) || (extra_n && !extra))
         return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type, PERFDATA__MSG("no bytes"));
-    if (type == 0 || type == PERFDATA_RECORD_HEADER_ATTR || (type == PERFDATA_RECORD_HEADER_FEATURE && !(w->priv.flags & PERFDATA_WRITE_PIPE)))
+    if (type == 0 || type == PERFDATA_RECORD_HEADER_ATTR || (type == PERFDATA_RECORD_HEADER_FEATURE && !PERFDATA__W_PIPE(w)))
         return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type,
                               PERFDATA__MSG("events and features are given to perfdata_writer_begin"));
     st = perfdata__w_fits(w, type, 8 + (uint64_t)n, extra_n, err);
     if (st != PERFDATA_OK) return st;
-    e.w = w; e.out = 0; e.n = 0; e.big = w->priv.big;
+    e = perfdata__em_into(w, 0, w->priv.big);
     perfdata__em_header(&e, type, misc, 8 + (uint64_t)n);
     perfdata__em_bytes(&e, body, n);
     perfdata__em_bytes(&e, extra, extra_n);
@@ -6973,7 +6999,7 @@ PERFDATA__PRIVATE void perfdata__em_read(perfdata__em *e, uint64_t fmt, const pe
     if (fmt & PERFDATA_FORMAT_TOTAL_TIME_ENABLED) perfdata__em_u64(e, r->time_enabled);
     if (fmt & PERFDATA_FORMAT_TOTAL_TIME_RUNNING) perfdata__em_u64(e, r->time_running);
     if (group) {
-        perfdata__em_u64_view(e, r->values.p, (size_t)r->nr * (perfdata__read_stride(fmt) / 8), r->big_endian);
+        perfdata__em_u64_view(e, r->values, (size_t)r->nr * (perfdata__read_stride(fmt) / 8), r->big_endian);
     } else {
         if (fmt & PERFDATA_FORMAT_ID) perfdata__em_u64(e, r->single.id);
         if (fmt & PERFDATA_FORMAT_LOST) perfdata__em_u64(e, r->single.lost);
@@ -7006,16 +7032,20 @@ PERFDATA__PRIVATE void perfdata__em_sample_part(perfdata__em *e, unsigned bit, c
         const perfdata_branch_stack *b = &s->branch_stack;
         perfdata__em_u64(e, b->nr);
         if (a->branch_sample_type & PERFDATA_BRANCH_HW_INDEX) perfdata__em_u64(e, b->hw_idx);
+        if (b->nr > 0xffff || (uint32_t)b->nr * 24u > b->entries.n) { e->bad = 1; break; } /* no division on small cores */
         for (i = 0; i < (size_t)b->nr; i++) {
             const unsigned char *p = b->entries.p + 24 * i;
-            perfdata__em_u64_view(e, p, 2, b->big_endian);
-            perfdata__em_u64(e, perfdata__branch_flags_out(perfdata__branch_flags(perfdata__ld64(p + 16, b->big_endian), b->big_endian), e->big));
+            perfdata_view two;
+            two.p = p; two.n = 16; two.offset = 0;
+            perfdata__em_u64_view(e, two, 2, b->big_endian);
+            perfdata__em_u64(e, perfdata__branch_flags_to(perfdata__ld64(p + 16, b->big_endian), b->big_endian, e->big));
         }
         if (a->branch_sample_type & PERFDATA_BRANCH_COUNTERS) perfdata__em_u64s(e, &b->counters, (size_t)b->nr);
         break;
     }
     case 12: perfdata__em_regs(e, &s->regs_user, a->sample_regs_user); break;
-    case 13: /* STACK_USER */
+    case 13: /* STACK_USER: whole u64s, the dump within its size */
+        if (s->stack_user.n > s->stack_user_size || s->stack_user_size > 0xffff || s->stack_user_size % 8) e->bad = 1;
         perfdata__em_u64(e, s->stack_user_size);
         if (s->stack_user_size) {
             perfdata__em_bytes(e, s->stack_user.p, s->stack_user.n);
@@ -7024,7 +7054,8 @@ PERFDATA__PRIVATE void perfdata__em_sample_part(perfdata__em *e, unsigned bit, c
         }
         break;
     case 18: perfdata__em_regs(e, &s->regs_intr, a->sample_regs_intr); break;
-    default: /* 20, AUX */
+    default: /* 20, AUX: whole u64s */
+        if (s->aux.n % 8) e->bad = 1;
         perfdata__em_u64(e, s->aux.n);
         perfdata__em_bytes(e, s->aux.p, s->aux.n);
         break;
@@ -7060,27 +7091,13 @@ PERFDATA_DEF perfdata_status perfdata_writer_sample(perfdata_writer *w, uint16_t
     if (s->event < 0 || (size_t)s->event >= w->priv.nr_events)
         return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type, PERFDATA__MSG("no such event"));
     a = &w->priv.events[s->event].attr;
-    /* the views must hold what their counts say */
-    if (((a->sample_type & PERFDATA_SAMPLE_CALLCHAIN) && s->callchain.count > s->callchain.bytes.n / 8) ||
-        ((a->sample_type & PERFDATA_SAMPLE_READ) && (a->read_format & PERFDATA_FORMAT_GROUP) &&
-         s->read.nr > s->read.values.n / perfdata__read_stride(a->read_format)) ||
-        ((a->sample_type & PERFDATA_SAMPLE_BRANCH_STACK) &&
-         (s->branch_stack.nr > s->branch_stack.entries.n / 24 ||
-          ((a->branch_sample_type & PERFDATA_BRANCH_COUNTERS) && s->branch_stack.nr > s->branch_stack.counters.count))) ||
-        ((a->sample_type & PERFDATA_SAMPLE_REGS_USER) && s->regs_user.abi &&
-         s->regs_user.values.count < perfdata__popcount64(a->sample_regs_user)) ||
-        ((a->sample_type & PERFDATA_SAMPLE_REGS_INTR) && s->regs_intr.abi &&
-         s->regs_intr.values.count < perfdata__popcount64(a->sample_regs_intr)) ||
-        ((a->sample_type & PERFDATA_SAMPLE_STACK_USER) &&
-         (s->stack_user.n > s->stack_user_size || s->stack_user_size > 0xffff || s->stack_user_size % 8)) ||
-        ((a->sample_type & PERFDATA_SAMPLE_AUX) && (s->aux.n > 0xffff || s->aux.n % 8)) ||
-        ((a->sample_type & PERFDATA_SAMPLE_RAW) && s->raw.n > 0xffff))
-        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type, PERFDATA__MSG("a sample's counts exceed its views"));
     c = perfdata__em_count(w->priv.big);
     perfdata__em_sample(&c, a, s);
+    if (c.bad) /* counted before anything is read from the views */
+        return perfdata__fail(err, PERFDATA_ERR_BAD_ARGUMENT, w->priv.pos, type, PERFDATA__MSG("a sample's counts exceed its views"));
     st = perfdata__w_fits(w, type, 8 + c.n, 0, err);
     if (st != PERFDATA_OK) return st;
-    e.w = w; e.out = 0; e.n = 0; e.big = w->priv.big;
+    e = perfdata__em_into(w, 0, w->priv.big);
     perfdata__em_header(&e, type, misc, 8 + c.n);
     perfdata__em_sample(&e, a, s);
     perfdata__w_flush(w);
@@ -7106,7 +7123,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__w_kernel(perfdata_writer *w, uint32_
     perfdata__em_trailer(&c, a, sid);
     st = perfdata__w_fits(w, type, 8 + c.n, 0, err);
     if (st != PERFDATA_OK) return st;
-    e.w = w; e.out = 0; e.n = 0; e.big = w->priv.big;
+    e = perfdata__em_into(w, 0, w->priv.big);
     perfdata__em_header(&e, type, misc, 8 + c.n);
     fn(&e, what);
     perfdata__em_trailer(&e, a, sid);
@@ -7362,7 +7379,7 @@ PERFDATA__PRIVATE void perfdata__em_cpu_map(perfdata__em *e, const perfdata_cpu_
         perfdata__em_u16(e, m->long_size);
         if (m->long_size == 8) {
             perfdata__em_u32(e, 0);
-            perfdata__em_u64_view(e, m->data.p, m->nr, m->big_endian);
+            perfdata__em_u64_view(e, m->data, m->nr, m->big_endian);
         } else {
             for (i = 0; i < m->nr; i++) perfdata__em_u32(e, perfdata__ld32(m->data.p + 4 * i, m->big_endian));
         }
@@ -7399,8 +7416,8 @@ PERFDATA__PRIVATE void perfdata__em_user(perfdata__em *e, const void *what) {
     case PERFDATA_RECORD_ID_INDEX: {
         const perfdata_id_index *o = (const perfdata_id_index *)r;
         perfdata__em_u64(e, o->nr);
-        perfdata__em_u64_view(e, o->entries.p, (size_t)o->nr * 4, o->big_endian);
-        if (o->machine.n) perfdata__em_u64_view(e, o->machine.p, (size_t)o->nr * 2, o->big_endian);
+        perfdata__em_u64_view(e, o->entries, (size_t)o->nr * 4, o->big_endian);
+        if (o->machine.n) perfdata__em_u64_view(e, o->machine, (size_t)o->nr * 2, o->big_endian);
         break;
     }
     case PERFDATA_RECORD_AUXTRACE_INFO: {
@@ -7552,7 +7569,7 @@ PERFDATA_DEF perfdata_status perfdata_writer_user(perfdata_writer *w, uint32_t t
     perfdata__em_user(&c, &u);
     st = perfdata__w_fits(w, type, 8 + c.n, (extra.n + 7) / 8 * 8, err);
     if (st != PERFDATA_OK) return st;
-    e.w = w; e.out = 0; e.n = 0; e.big = w->priv.big;
+    e = perfdata__em_into(w, 0, w->priv.big);
     perfdata__em_header(&e, type, misc, 8 + c.n);
     perfdata__em_user(&e, &u);
     if (type == PERFDATA_RECORD_HEADER_TRACING_DATA) { /* padded to 8, as its size says */
@@ -7571,7 +7588,7 @@ PERFDATA_DEF perfdata_status perfdata_writer_finish(perfdata_writer *w, perfdata
     size_t i;
     perfdata_status st = perfdata__w_usable(w, 1, err);
     if (st != PERFDATA_OK) return st;
-    if (w->priv.flags & PERFDATA_WRITE_PIPE) {
+    if (PERFDATA__W_PIPE(w)) {
         w->priv.state = 2;
         return perfdata__ok(err);
     }
@@ -7579,7 +7596,7 @@ PERFDATA_DEF perfdata_status perfdata_writer_finish(perfdata_writer *w, perfdata
     st = perfdata__w_room(w, total, 0, err);
     if (st != PERFDATA_OK) return st;
     data_size = w->priv.pos - w->priv.data_offset;
-    e.w = w; e.out = 0; e.n = 0; e.big = w->priv.big;
+    e = perfdata__em_into(w, 0, w->priv.big);
     at = w->priv.pos + 16 * (uint64_t)w->priv.nr_features;
     for (i = 0; i < w->priv.nr_features; i++) {
         perfdata__em_u64(&e, at);
@@ -7592,14 +7609,14 @@ PERFDATA_DEF perfdata_status perfdata_writer_finish(perfdata_writer *w, perfdata
     if (w->priv.buf) {
         perfdata__em h;
         uint64_t end = w->priv.pos;
-        h.w = w; h.out = 0; h.n = 0; h.big = w->priv.big;
+        h = perfdata__em_into(w, 0, w->priv.big);
         w->priv.pos = 0;
         perfdata__em_file_header(&h, w, data_size);
         w->priv.pos = end;
     } else {
         perfdata__em h;
         unsigned char hdr[104];
-        h.w = 0; h.out = hdr; h.n = 0; h.big = w->priv.big;
+        h = perfdata__em_into(0, hdr, w->priv.big);
         perfdata__em_file_header(&h, w, data_size);
         perfdata__w_sink(w, 0, hdr, sizeof hdr);
     }
@@ -7622,7 +7639,7 @@ PERFDATA__PRIVATE perfdata_status perfdata__encode(void *out, size_t cap, int bi
         if (err) err->needed = c.n;
         return st;
     }
-    e.w = 0; e.out = (unsigned char *)out; e.n = 0; e.big = big;
+    e = perfdata__em_into(0, (unsigned char *)out, big);
     fn(&e, what);
     return perfdata__ok(err);
 }

@@ -1,7 +1,8 @@
 /* emitter_size.c - what perfdata.h's writer adds to a firmware that only
    emits samples (ARMv6-M, -Os, --gc-sections): built with and without
-   -DWITH_EMITTER by tests/firmware.sh, the difference of the two .text
-   sizes is the emitter's. Both versions read the same inputs and leave a
+   -DWITH_EMITTER by tests/firmware.sh (as it is, and with
+   -DPERFDATA_WRITER_PIPE_ONLY -DPERFDATA_NO_ERROR_STRINGS), the difference
+   of the two .text sizes is the emitter's. Both versions read the same inputs and leave a
    result, so the compiler keeps the same surrounding code. */
 #include <stddef.h>
 #include <stdint.h>

@@ -30,6 +30,10 @@
        -icount shift=0 -semihosting-config enable=on,target=native -kernel fw_profile.elf */
 #include <stddef.h>
 #include <stdint.h>
+/* a firmware streams: the pipe-only writer, and no message texts (the
+   statuses stay), keep the code small */
+#define PERFDATA_WRITER_PIPE_ONLY
+#define PERFDATA_NO_ERROR_STRINGS
 #define PERFDATA_IMPLEMENTATION
 #include "perfdata.h"
 
