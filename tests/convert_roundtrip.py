@@ -2,7 +2,8 @@
 """Round trips through `perfdata convert` (perfdata.h's writer).
 
 For every input, each conversion is read back and compared record by
-record with the input:
+record with the input (a `perf record --threads` directory becomes one
+stream in delivery order: its ordered dump and `perf script` are compared):
   --pipe, --file            the mode changed (and back again: pipe -> file,
                             file -> pipe), records copied as they are;
   --decompress              (compressed inputs) the chunks' records written out;
@@ -156,7 +157,52 @@ class Checker:
         finally:
             shutil.rmtree(own, ignore_errors=True)
 
+    def ordered(self, path, drop):
+        """Our dump in delivery order, stream headers left out."""
+        rc, out, err = run([self.tool, 'dump', '--ordered', path])
+        text = '\n'.join(l for l in out.decode('utf-8', 'replace').split('\n') if not l.startswith('# stream: '))
+        return rc, our_records(text, drop)
+
+    def check_dir(self, path, base):
+        """A --threads directory becomes one stream in delivery order: our
+        ordered dump and perf script of it = the directory's."""
+        results = []
+        rc0, want = self.ordered(path, set(FRAMING) | {'COMPRESSED', 'COMPRESSED2'})
+        perf_want = None
+        if self.use_perf:
+            p = subprocess.run(['perf', 'script', '-i', path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            perf_want = p.stdout if p.returncode == 0 else None
+        for name, opts, back in (('pipe', ['--pipe'], None), ('file', ['--file'], None),
+                                 ('endian', ['--endian', 'big'], ['--endian', 'little'])):
+            out = '%s.%s' % (base, name)
+            rc, err = self.convert(path, out, opts)
+            if back and rc in (0, 3):
+                rc, err2 = self.convert(out, out + '.back', back)
+                err += err2
+                out += '.back'
+            left = set()
+            for line in err.splitlines():
+                m = LEFT_OUT.match(line)
+                if m:
+                    left |= set(m.group(1).split())
+            if rc not in (0, 3) or (rc == 3 and not (left or any(FEATURE_LEFT_OUT.match(l) for l in err.splitlines()))):
+                results.append((path + ' ' + name, 'exit %d: %s' % (rc, err.strip()[:300])))
+                continue
+            drc, got = self.ordered(out, set(FRAMING) | {'COMPRESSED', 'COMPRESSED2'} | left)
+            if got != [r for r in want if not r[0].split('PERF_RECORD_')[-1].split(' ')[0].split(':')[0] in left]:
+                results.append((path + ' ' + name, 'ordered dump differs: ' + first_difference(want, got)))
+                continue
+            if perf_want is not None and not left:
+                p = subprocess.run(['perf', 'script', '-i', out], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                if p.stdout != perf_want:
+                    results.append((path + ' ' + name, 'perf script differs'))
+                    continue
+            results.append((path + ' ' + name, None))
+        return results
+
     def check_in(self, path, base):
+        if os.path.isdir(path):
+            return self.check_dir(path, base)
         results = []
         rc0, orig, err0 = self.dump(path)
         if rc0 not in (0, 3):
@@ -304,9 +350,13 @@ def cli_checks(tool, work):
 def inputs(args):
     out = []
     for a in args:
-        if os.path.isdir(a):
+        if os.path.isdir(a) and os.path.isfile(os.path.join(a, 'data')):
+            out.append(a)
+        elif os.path.isdir(a):
             for root, dirs, files in os.walk(a):
-                dirs[:] = [d for d in dirs if not d.endswith('.data')]  # --threads directories
+                # a --threads directory is one input
+                out.extend(os.path.join(root, d) for d in dirs if os.path.isfile(os.path.join(root, d, 'data')))
+                dirs[:] = [d for d in dirs if not os.path.isfile(os.path.join(root, d, 'data'))]
                 for f in files:
                     p = os.path.join(root, f)
                     if (f.endswith('.data') or f.endswith('.perf') or f.startswith('perf.data')) and \

@@ -324,7 +324,8 @@ static const pd_opt *const convert_tables[] = {convert_opts, pd_ratio_opts, NULL
 const pd_command pd_convert_command = {
     "convert", "the profile written again: file or pipe, byte order, decompressed",
     "  Writes the profile again with perfdata.h's writer: as a file or a pipe stream (default: as the\n"
-    "  input is), in either byte order, with compressed chunks written out plainly on request.\n", convert_tables};
+    "  input is), in either byte order, with compressed chunks written out plainly on request. A\n"
+    "  perf record --threads directory becomes one stream, its records in perf's delivery order.\n", convert_tables};
 
 typedef struct convert_args { const char *output; int mode, endian, decompress; } convert_args;
 
@@ -387,7 +388,7 @@ int pd_cmd_convert(int argc, char **argv) {
     perfdata_error err;
     out_file o;
     struct stat st;
-    int rc, in_pipe, walked;
+    int rc, in_pipe, walked, is_dir;
     unsigned flags;
     memset(&args, 0, sizeof args);
     if ((rc = pd_opts_parse(&pd_convert_command, argc, argv, convert_option, &args, &path)) >= 0) return rc;
@@ -404,13 +405,14 @@ int pd_cmd_convert(int argc, char **argv) {
             return PD_EXIT_ERROR;
         }
         if (fd > 0) close(fd);
-    } else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "perfdata convert: %s: a perf record --threads directory is not converted yet\n", path);
-        return PD_EXIT_ERROR;
     }
+    /* a perf record --threads directory becomes one stream: its streams'
+       records in perf's delivery order (time order), chunks decompressed */
+    is_dir = !mem && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    if (is_dir) args.decompress = 1;
     c = (convert_ctx *)calloc(1, sizeof *c);
     if (!c) pd_nomem();
-    flags = args.decompress ? 0u : PERFDATA_READ_RAW_CHUNKS;
+    flags = is_dir ? PERFDATA_READ_ORDERED : args.decompress ? 0u : PERFDATA_READ_RAW_CHUNKS;
     if (open_input(&s, path, mem, memlen, flags) != 0) { free(mem); free(c); return PD_EXIT_ERROR; }
     c->s = &s;
     in_pipe = (s.file->flags & PERFDATA_FILE_PIPE) != 0;
@@ -558,7 +560,7 @@ int pd_cmd_convert(int argc, char **argv) {
         /* a pipe has its tracing data and build ids as records */
         if (c->pipe_out && c->tracing) convert_tracing_record(c, &err);
         if (c->pipe_out && c->build_ids_n) convert_build_id_records(c, &err);
-        rc = pd_session_walk(&s, write_record, c);
+        rc = is_dir ? pd_session_walk_ordered(&s, write_record, c) : pd_session_walk(&s, write_record, c);
         if (aux_feature != (size_t)-1) { /* u64 count, then (offset, size) per record, in the output's order */
             size_t k, b;
             unsigned char *p = (unsigned char *)xmalloc(8 + 16 * c->naux);
