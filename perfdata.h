@@ -1757,8 +1757,9 @@ PERFDATA_API perfdata_status perfdata_writer_kernel(perfdata_writer *w, uint32_t
    HEADER_BUILD_ID, FINISHED_ROUND and FINISHED_INIT (record NULL), ID_INDEX,
    AUXTRACE_INFO, AUXTRACE (its data after the record), AUXTRACE_ERROR,
    THREAD_MAP, CPU_MAP, STAT_CONFIG, STAT, STAT_ROUND, EVENT_UPDATE,
-   TIME_CONV, COMPRESSED and COMPRESSED2. ERR_UNSUPPORTED for another type
-   (the events and features go to perfdata_writer_begin). */
+   TIME_CONV, COMPRESSED, COMPRESSED2, BPF_METADATA, SCHEDSTAT_CPU and
+   SCHEDSTAT_DOMAIN. ERR_UNSUPPORTED for another type (the events and
+   features go to perfdata_writer_begin). */
 PERFDATA_API perfdata_status perfdata_writer_user(perfdata_writer *w, uint32_t type, uint16_t misc, const void *record,
                                                   perfdata_error *err);
 /* Any record whose body (and extra bytes, for TRACING_DATA and AUXTRACE)
@@ -7500,6 +7501,23 @@ PERFDATA__PRIVATE void perfdata__em_user(perfdata__em *e, const void *what) {
         perfdata__em_bytes(e, o->data.p, o->data.n);
         break;
     }
+    case PERFDATA_RECORD_BPF_METADATA: {
+        const perfdata_bpf_metadata *o = (const perfdata_bpf_metadata *)r;
+        perfdata__em_padded(e, o->prog_name, 256);
+        perfdata__em_u64(e, o->nr_entries);
+        perfdata__em_bytes(e, o->entries.p, (size_t)o->nr_entries * 320); /* {key[64], value[256]} each */
+        break;
+    }
+    case PERFDATA_RECORD_SCHEDSTAT_CPU:
+    case PERFDATA_RECORD_SCHEDSTAT_DOMAIN: {
+        const perfdata_schedstat *o = (const perfdata_schedstat *)r;
+        perfdata__em_u64(e, o->timestamp);
+        perfdata__em_u32(e, o->cpu);
+        perfdata__em_u16(e, o->version);
+        perfdata__em_u16(e, u->type == PERFDATA_RECORD_SCHEDSTAT_DOMAIN ? o->domain : 0);
+        perfdata__em_u64s(e, &o->counters, o->counters.count);
+        break;
+    }
     default: break; /* FINISHED_ROUND, FINISHED_INIT: no body */
     }
 }
@@ -7536,6 +7554,10 @@ PERFDATA__PRIVATE int perfdata__user_views_ok(uint32_t type, const void *r) {
         const perfdata_stat_config *o = (const perfdata_stat_config *)r;
         return o->nr <= o->pairs.count / 2 && o->pairs.count <= o->pairs.bytes.n / 8;
     }
+    case PERFDATA_RECORD_BPF_METADATA: {
+        const perfdata_bpf_metadata *o = (const perfdata_bpf_metadata *)r;
+        return o->prog_name.n < 256 && o->nr_entries <= o->entries.n / 320;
+    }
     case PERFDATA_RECORD_EVENT_UPDATE: {
         const perfdata_event_update *o = (const perfdata_event_update *)r;
         return o->type != PERFDATA_EVENT_UPDATE_CPUS ? o->text.n < 0x10000 || o->type == PERFDATA_EVENT_UPDATE_SCALE
@@ -7552,7 +7574,7 @@ PERFDATA_DEF perfdata_status perfdata_writer_user(perfdata_writer *w, uint32_t t
     perfdata_view extra;
     perfdata_status st = perfdata__w_usable(w, 1, err);
     if (st != PERFDATA_OK) return st;
-    if (type < PERFDATA_RECORD_HEADER_EVENT_TYPE || type > PERFDATA_RECORD_COMPRESSED2 ||
+    if (type < PERFDATA_RECORD_HEADER_EVENT_TYPE || type > PERFDATA_RECORD_SCHEDSTAT_DOMAIN ||
         type == PERFDATA_RECORD_HEADER_FEATURE)
         return perfdata__fail(err, PERFDATA_ERR_UNSUPPORTED, w->priv.pos, type, PERFDATA__MSG("not a type perfdata_writer_user writes"));
     if ((!record && type != PERFDATA_RECORD_FINISHED_ROUND && type != PERFDATA_RECORD_FINISHED_INIT) ||

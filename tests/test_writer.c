@@ -531,6 +531,18 @@ static void user_records(unsigned flags) {
     CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_EVENT_UPDATE, 0, &es, NULL) == PERFDATA_OK);
     CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_TIME_CONV, 0, &tc, NULL) == PERFDATA_OK);
     CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_FINISHED_INIT, 0, NULL, NULL) == PERFDATA_OK);
+    {
+        static unsigned char md[320];
+        unsigned char cnt_b[2 * 8];
+        perfdata_bpf_metadata bm;
+        perfdata_schedstat ss;
+        memcpy(md, "prog_key", 8); memcpy(md + 64, "a value", 7);
+        bm.prog_name = view("bpf_prog_x", 10); bm.nr_entries = 1; bm.entries = view(md, sizeof md);
+        le64(cnt_b, 1234); le64(cnt_b + 8, 5678);
+        ss.timestamp = 9; ss.cpu = 1; ss.version = 17; ss.domain = 2; ss.counters = u64s(cnt_b, 2);
+        CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_BPF_METADATA, 0, &bm, NULL) == PERFDATA_OK);
+        CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_SCHEDSTAT_DOMAIN, 0, &ss, NULL) == PERFDATA_OK);
+    }
     CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_HEADER_FEATURE, 0, &tc, NULL) == PERFDATA_ERR_UNSUPPORTED);
     tm.nr = 3; /* more than its entries */
     CHECK(perfdata_writer_user(&w, PERFDATA_RECORD_THREAD_MAP, 0, &tm, NULL) == PERFDATA_ERR_BAD_ARGUMENT);
@@ -583,10 +595,24 @@ static void user_records(unsigned flags) {
         }
         case PERFDATA_RECORD_TIME_CONV: { perfdata_time_conv o; CHECK(perfdata_decode_time_conv(&f, &rec, &o, NULL) == PERFDATA_OK && o.time_shift == 31 && o.time_mult == 1000 && o.has_cycles && o.time_mask == 7 && o.cap_user_time_short == 1); break; }
         case PERFDATA_RECORD_FINISHED_INIT: CHECK(rec.size == 8); break;
+        case PERFDATA_RECORD_BPF_METADATA: {
+            perfdata_bpf_metadata o;
+            perfdata_bpf_metadata_entry me;
+            CHECK(perfdata_decode_bpf_metadata(&f, &rec, &o, NULL) == PERFDATA_OK && o.nr_entries == 1 && o.prog_name.n == 10);
+            me = perfdata_bpf_metadata_at(&o, 0);
+            CHECK(me.key.n == 8 && !memcmp(me.key.p, "prog_key", 8) && me.value.n == 7);
+            break;
+        }
+        case PERFDATA_RECORD_SCHEDSTAT_DOMAIN: {
+            perfdata_schedstat o;
+            CHECK(perfdata_decode_schedstat(&f, &rec, &o, NULL) == PERFDATA_OK && o.timestamp == 9 && o.cpu == 1 &&
+                  o.version == 17 && o.domain == 2 && o.counters.count == 2 && perfdata_u64s_at(&o.counters, 1) == 5678);
+            break;
+        }
         default: CHECK(0); break;
         }
     }
-    CHECK(seen == 17);
+    CHECK(seen == 19);
 }
 
 /* ----------------------------------------------------------- sink function */
