@@ -536,7 +536,7 @@ int pd_cmd_convert(int argc, char **argv) {
     o.path = args.output;
     {   /* the input is read while the output is written: never the same file */
         struct stat in_st, out_st;
-        if (!mem && strcmp(args.output, "-") && stat(path, &in_st) == 0 && stat(args.output, &out_st) == 0 &&
+        if (!mem && strcmp(args.output, "-") != 0 && stat(path, &in_st) == 0 && stat(args.output, &out_st) == 0 &&
             in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino) {
             fprintf(stderr, "perfdata convert: %s is the input: write to another file\n", args.output);
             rc = PD_EXIT_USAGE;
