@@ -66,6 +66,11 @@ typedef struct collapse_ctx {
     uint64_t key_seed;           /* keys the caches' slots (the hash seed's second half) */
     uint64_t dwarf_samples;      /* samples with a user stack dump of an architecture not unwound */
     const char **unwound;        /* a sample's unwound user frames */
+    struct unwound_cache *ucache; /* an unwound address's frames (inlined ones included), by
+                                   (address space generation, ip): a cache as frame_cache */
+    const char **utexts;         /* their texts, ucache's entries' runs one after another */
+    size_t nutexts;
+    unsigned ucache_forgot;      /* the symbolizer's forgot when they were filled */
     /* root text by (interned comm, pid): snprintf and tidying once each */
     struct { const char *comm, *root; int32_t pid; } roots[256];
 } collapse_ctx;
@@ -266,23 +271,70 @@ static const char *root_text(collapse_ctx *c, const char *comm, int32_t pid, int
    registers and stack copy, with perf's inlined frames, innermost first,
    as frames in c->unwound; how many */
 static int unwinds(const collapse_ctx *c, const perfdata_sample *s) { return pd_sym_unwinds(s, c->s->arch); }
+/* An unwound address's frames depend on the address space (its maps'
+   generation) and the address alone, as long as the symbolizer keeps its
+   answers by address: cached like the call chains' frames, each entry a
+   run of texts in c->utexts. When the texts reach their bound, or the
+   symbolizer forgets, everything is dropped and filled again. */
+#define UNWOUND_CACHE_BITS 14
+#define UNWOUND_TEXTS_MAX ((size_t)1 << 18)
+typedef struct unwound_cache { uint64_t gen, ip; size_t first, n; } unwound_cache;
+
+static size_t unwound_frames(collapse_ctx *c, pd_thread *t, uint64_t ip, const char **out) {
+    pd_sym_inline in[PD_SYM_INLINES_MAX];
+    pd_resolved r;
+    size_t ni, k;
+    pd_sym_resolve(&c->sym, &c->st, t, PERFDATA_MISC_USER, ip, &r);
+    ni = pd_sym_inlines(&c->sym, &r, in, PD_SYM_INLINES_MAX);
+    if (!ni) {
+        out[0] = line_text(c, r.sym ? r.sym : "[unknown]", r.kernel || !r.dso_path ? r.dso : r.dso_path);
+        return 1;
+    }
+    for (k = 0; k < ni; k++) /* perf script's line of an inlined frame ends in "(inlined)" */
+        out[k] = strcmp(in[k].name, r.sym) ? line_text(c, in[k].name, "inlined")
+                                           : line_text(c, r.sym, r.kernel || !r.dso_path ? r.dso : r.dso_path);
+    return ni;
+}
+
 static size_t unwind(collapse_ctx *c, pd_thread *t, const perfdata_sample *s) {
     uint64_t ips[PD_MAX_STACK];
-    size_t n = pd_sym_unwind(&c->sym, &c->st, t, s, c->s->arch, ips, PD_MAX_STACK), i, k, out = 0;
+    size_t n = pd_sym_unwind(&c->sym, &c->st, t, s, c->s->arch, ips, PD_MAX_STACK), i, out = 0;
+    uint64_t gen = t && t->maps ? t->maps->gen : 0;
     if (!c->unwound) c->unwound = alloc(PD_MAX_STACK * PD_SYM_INLINES_MAX, sizeof *c->unwound);
+    if (!c->ucache) {
+        if (!(c->ucache = calloc((size_t)1 << UNWOUND_CACHE_BITS, sizeof *c->ucache))) pd_nomem();
+        c->utexts = alloc(UNWOUND_TEXTS_MAX, sizeof *c->utexts);
+        c->ucache_forgot = c->sym.forgot;
+    }
     for (i = 0; i < n; i++) {
-        pd_sym_inline in[PD_SYM_INLINES_MAX];
-        pd_resolved r;
-        size_t ni;
-        pd_sym_resolve(&c->sym, &c->st, t, PERFDATA_MISC_USER, ips[i], &r);
-        ni = pd_sym_inlines(&c->sym, &r, in, PD_SYM_INLINES_MAX);
-        if (!ni) {
-            c->unwound[out++] = line_text(c, r.sym ? r.sym : "[unknown]", r.kernel || !r.dso_path ? r.dso : r.dso_path);
+        unwound_cache *e;
+        size_t got;
+        if (!gen) {
+            out += unwound_frames(c, t, ips[i], c->unwound + out);
             continue;
         }
-        for (k = 0; k < ni; k++) /* perf script's line of an inlined frame ends in "(inlined)" */
-            c->unwound[out++] = strcmp(in[k].name, r.sym) ? line_text(c, in[k].name, "inlined")
-                                                        : line_text(c, r.sym, r.kernel || !r.dso_path ? r.dso : r.dso_path);
+        e = &c->ucache[((ips[i] ^ gen * 0xC2B2AE3D27D4EB4Full ^ c->key_seed) * 0x9E3779B97F4A7C15ull) >>
+                       (64 - UNWOUND_CACHE_BITS)];
+        if (e->gen == gen && e->ip == ips[i] && c->ucache_forgot == c->sym.forgot) {
+            memcpy(c->unwound + out, c->utexts + e->first, e->n * sizeof *c->utexts);
+            out += e->n;
+            continue;
+        }
+        got = unwound_frames(c, t, ips[i], c->unwound + out);
+        if (c->nutexts + got > UNWOUND_TEXTS_MAX || c->ucache_forgot != c->sym.forgot) {
+            memset(c->ucache, 0, ((size_t)1 << UNWOUND_CACHE_BITS) * sizeof *c->ucache);
+            c->nutexts = 0;
+            c->ucache_forgot = c->sym.forgot;
+        }
+        if (got <= UNWOUND_TEXTS_MAX) {
+            memcpy(c->utexts + c->nutexts, c->unwound + out, got * sizeof *c->utexts);
+            e->gen = gen;
+            e->ip = ips[i];
+            e->first = c->nutexts;
+            e->n = got;
+            c->nutexts += got;
+        }
+        out += got;
     }
     return out;
 }
@@ -526,6 +578,7 @@ int pd_cmd_collapse(int argc, char **argv) {
     c.sym.kallsyms_path = kallsyms;
     c.sym.search.symfs = symfs;
     c.sym.search.symdir = symdir;
+    pd_sym_prefetch(&c.sym, 2);
     rc = pd_session_walk_ordered(&s, on_record, &c);
     if (c.event_name && c.event < 0 && find_event(&s, c.event_name) < 0) { /* a pipe: known only now */
         no_such_event(&s, c.event_name);
@@ -548,6 +601,8 @@ int pd_cmd_collapse(int argc, char **argv) {
     free(c.ebuf);
     free((void *)c.key);
     free((void *)c.unwound);
+    free(c.ucache);
+    free((void *)c.utexts);
     free(c.cache);
     pd_sym_free(&c.sym);
     pd_state_free(&c.st);

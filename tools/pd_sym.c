@@ -8,6 +8,7 @@
 #include "pd_unwind.h"
 #include "pd_text.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,8 +123,12 @@ void pd_sym_init(pd_symbolizer *s, const perfdata_file *f) {
     if (f && perfdata_feature_section(f, PERFDATA_FEAT_BUILD_ID, &sec, NULL) == PERFDATA_OK) add_build_ids(s, sec);
 }
 
+static void prefetch_free(pd_symbolizer *s);
+static void prefetch_close(pd_symbolizer *s);
+
 void pd_sym_free(pd_symbolizer *s) {
     size_t i;
+    prefetch_free(s); /* stops its thread; the objects it read stay open until the dsos are freed */
     for (i = 0; i < s->ndsos; i++) {
         if (s->dsos[i].symelf != s->dsos[i].elf) pd_elf_close(s->dsos[i].symelf);
         pd_elf_close(s->dsos[i].elf);
@@ -138,6 +143,7 @@ void pd_sym_free(pd_symbolizer *s) {
     free(s->inlines);
     free(s->unwindable);
     free(s->cfi_bases);
+    free(s->cfi_cache);
     free(s->inline_names);
     free(s->inline_scratch);
     free(s->dsos);
@@ -147,6 +153,7 @@ void pd_sym_free(pd_symbolizer *s) {
     pd_intern_free(&s->names);
     pd_kallsyms_free(s->kallsyms);
     pd_elf_search_free(&s->search);
+    prefetch_close(s);
 }
 
 void pd_sym_record(pd_symbolizer *s, const perfdata_record *rec) {
@@ -449,13 +456,237 @@ static const pd_elf_sym *plt_or_symbol(const pd_dso *d, uint64_t vaddr) {
     return pd_elf_lookup(d->symelf, vaddr);
 }
 
+/* ------------------------------------------------------------ read ahead */
+
+/* What pd_sym_prefetch's thread reads, each item QUEUED until one side
+   takes it: the thread (RUNNING, then DONE) or a lookup that got there
+   first (CLAIMED: it reads the item itself, as without the thread). A
+   lookup that finds an item RUNNING waits for it. */
+enum { PF_QUEUED, PF_RUNNING, PF_DONE, PF_CLAIMED };
+/* objects read ahead at most (a BUILD_ID table can name any number) */
+#define PF_OBJECTS_MAX 256
+
+typedef struct pd_prefetch_obj {
+    unsigned char id[20];           /* the binary's build id: its debug file is
+                                       /usr/lib/debug/.build-id/xx/rest.debug */
+    size_t size;
+    int state;
+    pd_elf *elf;                    /* the debug file, kept open until pd_sym_free: the
+                                       line tables and entries point into it */
+    pd_dwarf_lines *lines;          /* NULL: none, or taken by a dso */
+    pd_dwarf *dwarf;
+} pd_prefetch_obj;
+
+struct pd_prefetch {
+    pthread_t thread;
+    int started;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stop;                       /* pd_sym_free: take nothing more */
+    int want_dwarf;
+    int ks_state;
+    const char *ks_path;            /* NULL: the kernel's symbols are not read ahead */
+    pd_kallsyms *ks;
+    pd_elf_status ks_status;
+    pd_elf_error ks_err;
+    pd_prefetch_obj *objs;
+    size_t n;
+};
+
+static size_t build_id_path(char *path, size_t cap, const unsigned char *id, size_t size) {
+    size_t i;
+    int k = snprintf(path, cap, "/usr/lib/debug/.build-id/%02x/", id[0]);
+    for (i = 1; i < size && k > 0 && (size_t)k + 3 < cap; i++) k += snprintf(path + k, cap - (size_t)k, "%02x", id[i]);
+    if (k <= 0 || (size_t)k + 7 > cap) return 0;
+    memcpy(path + k, ".debug", 7);
+    return (size_t)k + 6;
+}
+
+/* Reads item i (-1: the kernel's symbols, else objs[i]), taken RUNNING */
+static void pf_read(struct pd_prefetch *p, long i) {
+    char path[256];
+    pd_prefetch_obj *o;
+    if (i < 0) {
+        p->ks_status = pd_kallsyms_load(p->ks_path, &p->ks, &p->ks_err);
+        return;
+    }
+    o = &p->objs[i];
+    if (build_id_path(path, sizeof path, o->id, o->size) && pd_elf_open_file(path, &o->elf, NULL) == PD_ELF_OK &&
+        (o->lines = pd_dwarf_lines_elf(o->elf, NULL)) != NULL && p->want_dwarf)
+        o->dwarf = pd_dwarf_open_lines(o->elf, o->lines, NULL);
+}
+
+static int *pf_state(struct pd_prefetch *p, long i) { return i < 0 ? &p->ks_state : &p->objs[i].state; }
+
+/* The first item still QUEUED, taken (RUNNING), with the lock held; 0: none */
+static int pf_next(struct pd_prefetch *p, long *i) {
+    size_t k;
+    if (p->stop) return 0;
+    if (p->ks_path && p->ks_state == PF_QUEUED) {
+        p->ks_state = PF_RUNNING;
+        *i = -1;
+        return 1;
+    }
+    for (k = 0; k < p->n; k++)
+        if (p->objs[k].state == PF_QUEUED) {
+            p->objs[k].state = PF_RUNNING;
+            *i = (long)k;
+            return 1;
+        }
+    return 0;
+}
+
+/* Reads item i, then marks it DONE; the lock is taken again */
+static void pf_run(struct pd_prefetch *p, long i) {
+    pthread_mutex_unlock(&p->mu);
+    pf_read(p, i);
+    pthread_mutex_lock(&p->mu);
+    *pf_state(p, i) = PF_DONE;
+    pthread_cond_broadcast(&p->cv);
+}
+
+/* A lookup's turn: 1 when the item has been read (by the thread, or by
+   this caller while the thread read the item it waits for: the two share
+   the rest of the queue), 0 when the caller is to read it itself. */
+static int pf_claim(struct pd_prefetch *p, int *state) {
+    int done;
+    long i;
+    pthread_mutex_lock(&p->mu);
+    if (*state == PF_QUEUED) *state = PF_CLAIMED;
+    while (*state == PF_RUNNING) {
+        if (pf_next(p, &i)) pf_run(p, i);
+        else pthread_cond_wait(&p->cv, &p->mu);
+    }
+    done = *state == PF_DONE;
+    pthread_mutex_unlock(&p->mu);
+    return done;
+}
+
+static void *prefetch_main(void *arg) {
+    struct pd_prefetch *p = (struct pd_prefetch *)arg;
+    long i;
+    pthread_mutex_lock(&p->mu);
+    while (pf_next(p, &i)) pf_run(p, i);
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+void pd_sym_prefetch(pd_symbolizer *s, int debug) {
+    struct pd_prefetch *p;
+    const perfdata_file *f = s->file;
+    size_t i, k;
+    int kernel = 0, unwound = 0;
+    if (s->prefetch || !f || (f->flags & PERFDATA_FILE_PIPE)) return; /* a pipe names its host and objects later */
+    for (i = 0; i < f->nr_events; i++) {
+        const uint64_t dwarf = PERFDATA_SAMPLE_REGS_USER | PERFDATA_SAMPLE_STACK_USER | PERFDATA_SAMPLE_CALLCHAIN;
+        if (!(f->events[i].attr.flags & PERFDATA_ATTR_FLAG_EXCLUDE_KERNEL)) kernel = 1;
+        if ((f->events[i].attr.sample_type & dwarf) == dwarf) unwound = 1;
+    }
+    if (debug >= 2 && !unwound) debug = 0; /* inlined frames are those of unwound stacks */
+    if (!(p = (struct pd_prefetch *)calloc(1, sizeof *p))) pd_nomem();
+    p->want_dwarf = debug >= 2 && s->inline_frames;
+    if (kernel && !s->kallsyms_tried) p->ks_path = s->kallsyms_path ? s->kallsyms_path : recorded_here(s) ? "/proc/kallsyms" : NULL;
+    p->ks_state = PF_QUEUED;
+    if (debug && !s->search.symfs) { /* with --symfs, debug files are looked for below it */
+        for (i = 0; i < s->capbids && p->n < PF_OBJECTS_MAX; i++) {
+            const pd_bid *b = &s->bids[i];
+            unsigned mode = b->misc & PERFDATA_MISC_CPUMODE_MASK;
+            if (!b->name || b->size < 2 || mode == PERFDATA_MISC_KERNEL || mode == PERFDATA_MISC_GUEST_KERNEL) continue;
+            for (k = 0; k < p->n; k++) /* one read per build id */
+                if (p->objs[k].size == b->size && !memcmp(p->objs[k].id, b->id, b->size)) break;
+            if (k < p->n) continue;
+            if (!p->objs && !(p->objs = (pd_prefetch_obj *)calloc(PF_OBJECTS_MAX, sizeof *p->objs))) pd_nomem();
+            memcpy(p->objs[p->n].id, b->id, b->size);
+            p->objs[p->n++].size = b->size;
+        }
+    }
+    s->prefetch = p;
+    if (!p->ks_path && !p->n) return;
+    if (pthread_mutex_init(&p->mu, NULL) != 0) { p->ks_path = NULL; p->n = 0; return; }
+    if (pthread_cond_init(&p->cv, NULL) != 0) {
+        pthread_mutex_destroy(&p->mu);
+        p->ks_path = NULL;
+        p->n = 0;
+        return;
+    }
+    pd_hash_u64(0); /* the seed drawn here: the thread reads it */
+    p->started = pthread_create(&p->thread, NULL, prefetch_main, p) == 0;
+    if (!p->started) { /* nothing read ahead: every lookup reads for itself */
+        pthread_cond_destroy(&p->cv);
+        pthread_mutex_destroy(&p->mu);
+        p->ks_path = NULL;
+        p->n = 0;
+    }
+}
+
+/* The debug file read ahead for binary bin, or NULL */
+static pd_prefetch_obj *prefetched(pd_symbolizer *s, const pd_elf *bin) {
+    struct pd_prefetch *p = s->prefetch;
+    const pd_elf_info *info;
+    size_t i;
+    if (!p || !p->started || !bin) return NULL;
+    info = pd_elf_get_info(bin);
+    if (!info->build_id) return NULL;
+    for (i = 0; i < p->n; i++) {
+        pd_prefetch_obj *o = &p->objs[i];
+        if (o->size == info->build_id_size && !memcmp(o->id, info->build_id, o->size))
+            return pf_claim(p, &o->state) ? o : NULL;
+    }
+    return NULL;
+}
+
+static void prefetch_free(pd_symbolizer *s) {
+    struct pd_prefetch *p = s->prefetch;
+    size_t i;
+    if (!p) return;
+    if (p->started) {
+        pthread_mutex_lock(&p->mu);
+        p->stop = 1;
+        pthread_mutex_unlock(&p->mu);
+        pthread_join(p->thread, NULL);
+        pthread_cond_destroy(&p->cv);
+        pthread_mutex_destroy(&p->mu);
+        p->started = 0;
+    }
+    for (i = 0; i < p->n; i++) {
+        pd_dwarf_close(p->objs[i].dwarf); /* before the line tables it borrows */
+        pd_dwarf_lines_free(p->objs[i].lines);
+        p->objs[i].dwarf = NULL;
+        p->objs[i].lines = NULL;
+    }
+    pd_kallsyms_free(p->ks);
+    p->ks = NULL;
+}
+
+static void prefetch_close(pd_symbolizer *s) {
+    struct pd_prefetch *p = s->prefetch;
+    size_t i;
+    if (!p) return;
+    for (i = 0; i < p->n; i++) pd_elf_close(p->objs[i].elf);
+    free(p->objs);
+    free(p);
+    s->prefetch = NULL;
+}
+
 static void load_kallsyms(pd_symbolizer *s) {
     pd_elf_error err;
+    pd_elf_status st;
+    struct pd_prefetch *p = s->prefetch;
     const char *path = s->kallsyms_path ? s->kallsyms_path : (recorded_here(s) ? "/proc/kallsyms" : NULL);
     s->kallsyms_tried = 1;
     s->host_matches = path && !s->kallsyms_path;
-    if (path && pd_kallsyms_load(path, &s->kallsyms, &err) != PD_ELF_OK) {
+    if (!path) return;
+    if (p && p->started && p->ks_path && !strcmp(p->ks_path, path) && pf_claim(p, &p->ks_state)) {
+        st = p->ks_status;
+        err = p->ks_err;
+        s->kallsyms = p->ks;
+        p->ks = NULL;
+    } else {
+        st = pd_kallsyms_load(path, &s->kallsyms, &err);
+    }
+    if (st != PD_ELF_OK) {
         fprintf(stderr, "perfdata: %s: %s\n", path, err.message);
+        pd_kallsyms_free(s->kallsyms);
         s->kallsyms = NULL;
     }
 }
@@ -616,13 +847,25 @@ static pd_elf *separate_debug(pd_symbolizer *s, const pd_dso *d) {
 static void load_lines(pd_symbolizer *s, pd_dso *d) {
     char shown[1024];
     size_t bad;
+    pd_prefetch_obj *o;
     d->lines_tried = 1;
     if (!d->symelf) return;
-    d->lines = pd_dwarf_lines_elf(d->symelf, NULL);
-    if (!d->lines && d->elf && (d->lines_elf = separate_debug(s, d)) != NULL &&
-        !(d->lines = pd_dwarf_lines_elf(d->lines_elf, NULL))) {
-        pd_elf_close(d->lines_elf);
-        d->lines_elf = NULL;
+    if (d->symelf != d->elf && (o = prefetched(s, d->elf)) != NULL && o->lines) {
+        /* the symbols' debug file (debug_file_for) is the one read ahead */
+        d->lines = o->lines;
+        o->lines = NULL;
+        if (o->dwarf) {
+            d->dwarf = o->dwarf;
+            d->dwarf_tried = 1;
+            o->dwarf = NULL;
+        }
+    } else {
+        d->lines = pd_dwarf_lines_elf(d->symelf, NULL);
+        if (!d->lines && d->elf && (d->lines_elf = separate_debug(s, d)) != NULL &&
+            !(d->lines = pd_dwarf_lines_elf(d->lines_elf, NULL))) {
+            pd_elf_close(d->lines_elf);
+            d->lines_elf = NULL;
+        }
     }
     if ((bad = pd_dwarf_bad_units(d->lines)) != 0) {
         fprintf(stderr, "perfdata: %s: %zu unit%s of its line table could not be read; their addresses have no "
@@ -685,6 +928,7 @@ const char *pd_sym_srcline(pd_symbolizer *s, const pd_resolved *r) {
         size_t oldcap = s->capsrclines;
         if (s->nsrclines >= PD_SRCLINES_MAX) { /* forgotten: the memory stays bounded */
             memset(s->srclines, 0, s->capsrclines * sizeof *s->srclines);
+            s->forgot++;
             s->nsrclines = 0;
         } else {
             if (!(s->srclines = (pd_srcline_slot *)calloc(cap, sizeof *s->srclines))) pd_nomem();
@@ -791,7 +1035,7 @@ static int perf_base(pd_symbolizer *s, pd_thread *t, const pd_dso *d, size_t dso
     struct pd_cfi_base *e;
     size_t i, n;
     uint64_t load = 0;
-    if (!t->maps) return 0;
+    if (!t || !t->maps) return 0;
     if (!s->cfi_bases && !(s->cfi_bases = (struct pd_cfi_base *)calloc(1024, sizeof *s->cfi_bases))) pd_nomem();
     e = &s->cfi_bases[(size_t)(pd_hash_u64((uintptr_t)t->maps ^ (uint64_t)dso_index << 48) & 1023)];
     if (e->maps == t->maps && e->gen == t->maps->gen && e->dso == dso_index) {
@@ -815,7 +1059,7 @@ static int perf_base(pd_symbolizer *s, pd_thread *t, const pd_dso *d, size_t dso
     return e->ok;
 }
 
-int pd_sym_cfi(pd_symbolizer *s, pd_state *st, pd_thread *t, uint64_t pc, pd_cfi_row *row) {
+static int cfi_lookup(pd_symbolizer *s, pd_state *st, pd_thread *t, uint64_t pc, pd_cfi_row *row) {
     const pd_map_entry *m = pd_state_find_map(st, t, PERFDATA_MISC_USER, pc);
     pd_dso *d;
     uint64_t base;
@@ -824,6 +1068,65 @@ int pd_sym_cfi(pd_symbolizer *s, pd_state *st, pd_thread *t, uint64_t pc, pd_cfi
     if (!d->cfi_tried) load_cfi(d);
     if (!d->elf || !perf_base(s, t, d, (size_t)(d - s->dsos) + 1, &base)) return -1;
     return pd_cfi_find(&d->cfi, pc - base, row) == 1 ? 1 : 0;
+}
+
+/* The rules at a pc depend only on the address space's maps (their
+   generation) and the pc: a stack's frames meet the same few pcs sample
+   after sample. A direct-mapped cache of the answers, each row kept as its
+   rules other than PD_RULE_NONE (a row with more is not kept); a
+   collision costs one lookup again. The rules' expressions point into
+   the object's sections, which stay open until pd_sym_free. */
+#define PD_CFI_CACHE_BITS 12
+#define PD_CFI_CACHE_RULES 12
+typedef struct pd_cfi_cached {
+    uint64_t gen, pc;           /* gen 0: an empty slot */
+    signed char found;          /* pd_sym_cfi's answer */
+    unsigned char n, ra, signal, ra_signed;
+    unsigned char regno[PD_CFI_CACHE_RULES];
+    pd_cfi_rule cfa, rule[PD_CFI_CACHE_RULES];
+} pd_cfi_cached;
+
+int pd_sym_cfi(pd_symbolizer *s, pd_state *st, pd_thread *t, uint64_t pc, pd_cfi_row *row) {
+    uint64_t gen = t && t->maps ? t->maps->gen : 0;
+    pd_cfi_cached *e;
+    unsigned i, n;
+    int found;
+    if (!gen) return cfi_lookup(s, st, t, pc, row);
+    if (!s->cfi_cache &&
+        !(s->cfi_cache = (pd_cfi_cached *)calloc((size_t)1 << PD_CFI_CACHE_BITS, sizeof *s->cfi_cache)))
+        pd_nomem();
+    e = &s->cfi_cache[(size_t)(((pc ^ gen * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull) >> (64 - PD_CFI_CACHE_BITS))];
+    if (e->gen == gen && e->pc == pc) {
+        if (e->found == 1) {
+            memset(row, 0, sizeof *row);
+            row->cfa = e->cfa;
+            row->ra = e->ra;
+            row->signal = e->signal;
+            row->ra_signed = e->ra_signed;
+            for (i = 0; i < e->n; i++) row->reg[e->regno[i]] = e->rule[i];
+        }
+        return e->found;
+    }
+    memset(row, 0, sizeof *row);
+    found = cfi_lookup(s, st, t, pc, row);
+    e->gen = 0; /* until filled */
+    if (found == 1) {
+        for (i = n = 0; i < PD_CFI_REGS; i++) {
+            if (row->reg[i].kind == PD_RULE_NONE) continue;
+            if (n == PD_CFI_CACHE_RULES || row->ra > 255) return found;
+            e->regno[n] = (unsigned char)i;
+            e->rule[n++] = row->reg[i];
+        }
+        e->n = (unsigned char)n;
+        e->cfa = row->cfa;
+        e->ra = (unsigned char)row->ra;
+        e->signal = row->signal != 0;
+        e->ra_signed = row->ra_signed != 0;
+    }
+    e->gen = gen;
+    e->pc = pc;
+    e->found = (signed char)found;
+    return found;
 }
 
 /* --------------------------------------------------------- inlined frames */
@@ -934,6 +1237,7 @@ size_t pd_sym_inlines(pd_symbolizer *s, const pd_resolved *r, pd_sym_inline *out
         if (s->ninline_names + PD_SYM_INLINES_MAX > PD_INLINE_NAMES_MAX) { /* forgotten: memory stays bounded */
             memset(s->inlines, 0, s->capinlines * sizeof *s->inlines);
             s->ninlines = s->ninline_names = 0;
+            s->forgot++;
         }
         if (s->ninlines * 2 >= s->capinlines) {
             size_t cap = s->capinlines ? s->capinlines * 2 : 1024, oldcap = s->capinlines;

@@ -41,10 +41,14 @@ typedef struct pd_symbolizer {
     struct pd_inline_slot *inlines; /* inlined frames asked so far, by (dso, address) */
     struct pd_unwindable *unwindable; /* pd_sym_can_unwind's answers, by address space */
     struct pd_cfi_base *cfi_bases;  /* where perf places an object's unwind table, by address space */
+    struct pd_cfi_cached *cfi_cache; /* pd_sym_cfi's answers, by (address space generation, pc) */
+    struct pd_prefetch *prefetch;   /* pd_sym_prefetch's thread and what it read, or NULL */
     size_t ninlines, capinlines;
     struct pd_sym_inline *inline_names; /* their names and places */
     struct pd_dwarf_frame *inline_scratch; /* PD_SYM_INLINES_MAX of them: an address's, as read */
     size_t ninline_names, capinline_names;
+    unsigned forgot;                /* counts the times the answers by address were forgotten (a
+                                       cache of them must be emptied when it changes) */
     int partial;                    /* something was left out and said on stderr (malformed
                                        line tables): the command exits non-zero */
 } pd_symbolizer;
@@ -77,6 +81,15 @@ typedef struct pd_resolved {
 
 void pd_sym_init(pd_symbolizer *s, const perfdata_file *f);
 void pd_sym_free(pd_symbolizer *s);
+/* Reads ahead, on a thread of its own, what the first lookups would
+   otherwise stop to read: the kernel's symbols (when an event counts in
+   the kernel), and with `debug` the line tables (1), or the line tables
+   and inlined functions (2), of the user objects the file's BUILD_ID
+   table names that have a debug file in /usr/lib/debug/.build-id (no
+   --symfs). Files only: a pipe names its host and objects later. Call it after the options (kallsyms_path,
+   search) are set; the answers are the same as without it, only sooner.
+   A lookup that needs an object not started yet reads it itself. */
+void pd_sym_prefetch(pd_symbolizer *s, int debug);
 /* Feeds one non-sample record: a pipe's HOSTNAME, OSRELEASE and BUILD_ID
    features, and HEADER_BUILD_ID records (perf inject -b). */
 void pd_sym_record(pd_symbolizer *s, const perfdata_record *rec);

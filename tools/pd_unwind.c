@@ -763,6 +763,12 @@ static int read_stack(const pd_unwind_stack *s, uint64_t addr, unsigned size, ui
     } else if (addr < s->sp || addr - s->sp > s->n || s->n - (addr - s->sp) < size) {
         return 0;
     }
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && defined(__ORDER_BIG_ENDIAN__)
+    if (size == 8 && s->big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)) { /* a word in the host's order */
+        memcpy(out, s->p + (addr - s->sp), 8);
+        return 1;
+    }
+#endif
     r.p = s->p + (addr - s->sp); r.end = s->p + s->n; r.base = s->p; r.base_addr = s->sp; r.big = s->big_endian; r.bad = 0;
     *out = rd_n(&r, size);
     return !r.bad;
@@ -867,8 +873,7 @@ static int eval(const unsigned char *p, size_t n, const pd_unwind_regs *regs, co
 
 int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned pc_reg, unsigned sp_reg,
                    const pd_unwind_stack *stack) {
-    pd_unwind_regs out;
-    uint64_t cfa;
+    uint64_t cfa, ruled = 0, valid, nv[PD_CFI_REGS];
     unsigned i;
     if (row->cfa.kind == PD_RULE_CFA_REGISTER) {
         if (row->cfa.reg >= PD_CFI_REGS || !((regs->valid >> row->cfa.reg) & 1)) return -1;
@@ -884,17 +889,17 @@ int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned pc_reg,
     if (row->ra >= PD_CFI_REGS || row->reg[row->ra].kind == PD_RULE_UNDEFINED ||
         (row->reg[row->ra].kind == PD_RULE_NONE && row->ra == pc_reg))
         return 0;
-    out = *regs;
-    out.valid = 0;
+    /* registers without a rule (or the same-value rule) keep the callee's
+       value; the others are computed from the callee's registers first,
+       then stored together */
+    for (i = 0; i < PD_CFI_REGS; i++)
+        if (row->reg[i].kind != PD_RULE_NONE && row->reg[i].kind != PD_RULE_SAME) ruled |= (uint64_t)1 << i;
+    valid = regs->valid & ~ruled;
     for (i = 0; i < PD_CFI_REGS; i++) {
         const pd_cfi_rule *x = &row->reg[i];
         uint64_t v, at;
+        if (!((ruled >> i) & 1)) continue;
         switch (x->kind) {
-        case PD_RULE_NONE: /* no rule: the callee kept it */
-        case PD_RULE_SAME:
-            if (!((regs->valid >> i) & 1)) continue;
-            v = regs->v[i];
-            break;
         case PD_RULE_UNDEFINED: continue;
         case PD_RULE_OFFSET:
             if (!read_stack(stack, cfa + (uint64_t)x->off, (unsigned)stack->addr_size, &v)) {
@@ -919,20 +924,22 @@ int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned pc_reg,
             break;
         default: continue;
         }
-        out.v[i] = v;
-        out.valid |= (uint64_t)1 << i;
+        nv[i] = v;
+        valid |= (uint64_t)1 << i;
     }
+    if (!((valid >> row->ra) & 1) && row->ra != sp_reg) return -1;
+    for (i = 0; i < PD_CFI_REGS; i++)
+        if ((ruled & valid) >> i & 1) regs->v[i] = nv[i];
     if (sp_reg < PD_CFI_REGS) {
-        out.v[sp_reg] = cfa;
-        out.valid |= (uint64_t)1 << sp_reg;
+        regs->v[sp_reg] = cfa;
+        valid |= (uint64_t)1 << sp_reg;
     }
-    if (!((out.valid >> row->ra) & 1)) return -1;
-    if (row->ra_signed) out.v[row->ra] &= PAC_STRIP;
+    if (row->ra_signed) regs->v[row->ra] &= PAC_STRIP;
     if (pc_reg < PD_CFI_REGS) {
-        out.v[pc_reg] = out.v[row->ra];
-        out.valid |= (uint64_t)1 << pc_reg;
+        regs->v[pc_reg] = regs->v[row->ra];
+        valid |= (uint64_t)1 << pc_reg;
     }
-    *regs = out;
+    regs->valid = valid;
     return 1;
 }
 

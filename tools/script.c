@@ -1566,6 +1566,7 @@ int pd_cmd_script(int argc, char **argv) {
     c.sym.kallsyms_path = args.kallsyms;
     c.sym.search.symfs = args.symfs;
     c.sym.search.symdir = args.symdir;
+    pd_sym_prefetch(&c.sym, 2);
     if (!(s.file->flags & PERFDATA_FILE_PIPE) && perfdata_has_feature(s.file, PERFDATA_FEAT_TRACING_DATA)) {
         perfdata_view v;
         perfdata_error err;
