@@ -3,7 +3,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN     = -std=c99 -Wall -Wextra -Wpedantic -Werror
-TOOLSRC  = tools/perfdata.c tools/pd_tool.c tools/dump.c tools/pd_file.c tools/info.c tools/bpf_info.c tools/report.c tools/collapse.c tools/script.c tools/pd_tpfmt.c tools/stat.c tools/pd_state.c tools/pd_sym.c tools/pd_elf.c tools/pd_opts.c tools/pd_filter.c tools/pd_intern.c tools/report_branch.c tools/pd_text.c tools/pd_demangle.c tools/pd_dwarf.c tools/pd_inflate.c tools/pd_unwind.c tools/convert.c tools/convert_swap.c
+TOOLSRC  = tools/perfdata.c tools/pd_tool.c tools/dump.c tools/pd_file.c tools/info.c tools/bpf_info.c tools/report.c tools/collapse.c tools/flamegraph.c tools/script.c tools/pd_tpfmt.c tools/stat.c tools/pd_state.c tools/pd_sym.c tools/pd_elf.c tools/pd_opts.c tools/pd_filter.c tools/pd_intern.c tools/report_branch.c tools/pd_text.c tools/pd_demangle.c tools/pd_dwarf.c tools/pd_inflate.c tools/pd_unwind.c tools/convert.c tools/convert_swap.c
 TOOLHDR  = perfdata.h tools/pd_tool.h tools/pd_file.h tools/pd_regs.h tools/pd_state.h tools/pd_sym.h tools/pd_elf.h tools/pd_opts.h tools/pd_filter.h tools/pd_intern.h tools/report_branch.h tools/pd_text.h tools/pd_info.h tools/pd_demangle.h tools/pd_dwarf.h tools/pd_inflate.h tools/pd_unwind.h
 SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 

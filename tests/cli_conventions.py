@@ -24,7 +24,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report_diff import symbol_options  # noqa: E402
 
-COMMANDS = ('dump', 'info', 'report', 'collapse', 'script', 'stat')
+COMMANDS = ('dump', 'info', 'report', 'collapse', 'flamegraph', 'script', 'stat')
 DATA = 'tests/data'
 passed = failed = skipped = 0
 

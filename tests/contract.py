@@ -67,6 +67,7 @@ COMMANDS = [
     ('report --csv', ['report', '--csv', '{csv}', '--no-branch-stack']),
     ('collapse', ['collapse']),
     ('collapse --kernel', ['collapse', '--kernel']),
+    ('flamegraph', ['flamegraph']),
     ('script', ['script']),
     ('script -F trace', ['script', '--show-task-events', '--show-mmap-events', '-F', 'comm,tid,pid,time,cpu,event,trace']),
     ('convert --pipe', ['convert', '--pipe', '-o', '-']),

@@ -184,6 +184,13 @@ count "report = perf report --stdio on tests/data (workload entries, 0.01%)" pyt
 count "collapse = folding of perf script's callchains" python3 tests/collapse_diff.py build/perfdata --expect tests/expected/collapse.txt tests/data
 count "report = perf report --stdio on tests/data (ASan build)" python3 tests/report_diff.py build/asan/perfdata tests/data
 count "collapse = folding of perf script's callchains (ASan build)" python3 tests/collapse_diff.py build/asan/perfdata --expect tests/expected/collapse.txt tests/data
+count "flamegraph = flamegraph.pl --hash: every frame's name, x, width, depth on tests/data and hand-made folded stacks, with the options; --diff = difffolded.pl | flamegraph.pl, colours included; well-formed XML whatever the names" python3 tests/flamegraph_diff.py build/perfdata tests/data
+count "flamegraph on tests/data (ASan build)" python3 tests/flamegraph_diff.py build/asan/perfdata tests/data
+if [ -d "$CORPUS" ]; then
+    count "flamegraph = flamegraph.pl --hash on ../shared/corpus" python3 tests/flamegraph_diff.py build/perfdata "$CORPUS"
+else
+    skip "flamegraph = flamegraph.pl --hash on ../shared/corpus" "no $CORPUS"
+fi
 count "collapse --kernel and stat --csv on tests/data (ASan build): exit 0, nothing from the sanitizers" sh -c "for f in tests/data/*.data; do build/asan/perfdata collapse --kernel \$f > /dev/null 2> $B/asan-err.txt && build/asan/perfdata stat --csv $B \$f > /dev/null 2>> $B/asan-err.txt || { echo \"\$f: exit status \$?\"; cat $B/asan-err.txt; exit 1; }; if grep -E 'runtime error|Sanitizer|ERROR: ' $B/asan-err.txt; then echo \"\$f: sanitizer output\"; exit 1; fi; done"
 count "report and collapse = perf report, perf script | stackcollapse-perf.pl (live) on system-wide profiles (ASan build)" python3 tests/profile_diff.py build/asan/perfdata tests/data/sys-g.data.xz tests/data/sys-pipe.data.xz tests/data/sys-inject.data.xz
 count "cut files: every command reads up to the cut, dump prints the whole records (ASan build)" python3 tests/cut_test.py build/asan/perfdata tests/data/*.data

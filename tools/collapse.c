@@ -51,6 +51,8 @@ typedef struct collapse_ctx {
     size_t n, cap;
     pd_intern strings;           /* frame texts: equal text, one pointer */
     int annotate_kernel;         /* --kernel: "_[k]" after kernel frames */
+    int annotate_jit;            /* --jit: "_[j]" after frames in /tmp/perf-PID.map */
+    int annotate_inlined;        /* --mark-inlined: "_[i]" after inlined frames */
     int with_pid;                /* --pid: "comm-pid" as the root */
     int use_period;              /* --period: weigh by period, not samples */
     pd_filter filter;
@@ -180,17 +182,31 @@ static const char *tidy_frame(collapse_ctx *c, const char *name, const char *suf
    " (" (so an object like "/memfd:x (deleted)" splits inside the object);
    an unresolved symbol becomes the object's base name in brackets
    ("[libc.so.6]", "[[vdso]]", "[unknown]" when the object is unknown too);
-   --kernel marks frames whose object starts with '[' or ends in vmlinux. */
-static const char *line_text(collapse_ctx *c, const char *sym, const char *mod);
+   --kernel marks frames whose object starts with '[' or ends in vmlinux,
+   --jit those whose object is a /tmp/perf-PID.map, --mark-inlined the
+   inlined frames of unwound stacks (perf script's "(inlined)" lines), in
+   that order of precedence, as stackcollapse-perf.pl does. */
+static const char *line_text(collapse_ctx *c, const char *sym, const char *mod, int inlined);
 static const char *frame_text(collapse_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip) {
     pd_resolved r;
     pd_sym_resolve(&c->sym, &c->st, t, cpumode, ip, &r);
     /* perf script's object: the dso's name, the kernel's and modules' in brackets */
-    return line_text(c, r.sym ? r.sym : "[unknown]", r.kernel || !r.dso_path ? r.dso : r.dso_path);
+    return line_text(c, r.sym ? r.sym : "[unknown]", r.kernel || !r.dso_path ? r.dso : r.dso_path, 0);
+}
+
+/* "/tmp/perf-" digits ".map" somewhere in the n bytes at p */
+static int jit_map(const char *p, size_t n) {
+    size_t i, k;
+    for (i = 0; i + 10 <= n; i++) {
+        if (memcmp(p + i, "/tmp/perf-", 10) != 0) continue;
+        for (k = i + 10; k < n && p[k] >= '0' && p[k] <= '9'; k++) continue;
+        if (k > i + 10 && n - k >= 4 && !memcmp(p + k, ".map", 4)) return 1;
+    }
+    return 0;
 }
 
 /* The frame of a line "SYM (MOD)" of perf script's */
-static const char *line_text(collapse_ctx *c, const char *sym, const char *mod) {
+static const char *line_text(collapse_ctx *c, const char *sym, const char *mod, int inlined) {
     char line[1200], func[1200];
     const char *split = NULL, *p;
     size_t n;
@@ -213,7 +229,10 @@ static const char *line_text(collapse_ctx *c, const char *sym, const char *mod) 
         else snprintf(func, sizeof func, "[%s]", base);
     }
     kernel = n && (mod[0] == '[' || (n >= 7 && !strncmp(mod + n - 7, "vmlinux", 7))) && !strstr(mod, "unknown");
-    return tidy_frame(c, func, c->annotate_kernel && kernel ? "_[k]" : "");
+    if (c->annotate_inlined && inlined) return tidy_frame(c, func, strstr(func, "_[i]") ? "" : "_[i]");
+    if (c->annotate_kernel && kernel) return tidy_frame(c, func, "_[k]");
+    if (c->annotate_jit && jit_map(mod, n)) return tidy_frame(c, func, strstr(func, "_[j]") ? "" : "_[j]");
+    return tidy_frame(c, func, "");
 }
 
 /* The space's part of a frame's slot: its stamps, cpu mode and the seed
@@ -287,12 +306,12 @@ static size_t unwound_frames(collapse_ctx *c, pd_thread *t, uint64_t ip, const c
     pd_sym_resolve(&c->sym, &c->st, t, PERFDATA_MISC_USER, ip, &r);
     ni = pd_sym_inlines(&c->sym, &r, in, PD_SYM_INLINES_MAX);
     if (!ni) {
-        out[0] = line_text(c, r.sym ? r.sym : "[unknown]", r.kernel || !r.dso_path ? r.dso : r.dso_path);
+        out[0] = line_text(c, r.sym ? r.sym : "[unknown]", r.kernel || !r.dso_path ? r.dso : r.dso_path, 0);
         return 1;
     }
     for (k = 0; k < ni; k++) /* perf script's line of an inlined frame ends in "(inlined)" */
-        out[k] = strcmp(in[k].name, r.sym) ? line_text(c, in[k].name, "inlined")
-                                           : line_text(c, r.sym, r.kernel || !r.dso_path ? r.dso : r.dso_path);
+        out[k] = strcmp(in[k].name, r.sym) ? line_text(c, in[k].name, "inlined", 1)
+                                           : line_text(c, r.sym, r.kernel || !r.dso_path ? r.dso : r.dso_path, 0);
     return ni;
 }
 
@@ -472,7 +491,7 @@ static int by_text(const void *pa, const void *pb) {
 }
 
 /* "root;outer;...;inner count" per stack, sorted by text. */
-static void print_stacks(collapse_ctx *c) {
+static void print_stacks(collapse_ctx *c, FILE *out) {
     const stack_count **v = alloc(c->n ? c->n : 1, sizeof *v); /* NOLINT(bugprone-sizeof-expression): pointers */
     size_t i, j, n = 0;
     for (i = 0; i < c->cap; i++)
@@ -481,19 +500,23 @@ static void print_stacks(collapse_ctx *c) {
     for (i = 0; i < n; i++) {
         if (!pd_filter_percent(&c->filter, v[i]->count, c->total)) continue;
         for (j = 0; j < v[i]->n; j++) {
-            if (j) putchar(';');
-            fputs(v[i]->frames[j], stdout);
+            if (j) putc(';', out);
+            fputs(v[i]->frames[j], out);
         }
-        printf(" %llu\n", (unsigned long long)v[i]->count);
+        fprintf(out, " %llu\n", (unsigned long long)v[i]->count);
     }
     free(v);
 }
 
 enum { COLLAPSE_KERNEL = 1, COLLAPSE_WITH_PID, COLLAPSE_PERIOD, COLLAPSE_KALLSYMS, COLLAPSE_SYMFS, COLLAPSE_SYMDIR,
-       COLLAPSE_EVENT, COLLAPSE_NO_DEMANGLE, COLLAPSE_INLINE, COLLAPSE_NO_INLINE };
+       COLLAPSE_EVENT, COLLAPSE_NO_DEMANGLE, COLLAPSE_INLINE, COLLAPSE_NO_INLINE, COLLAPSE_JIT, COLLAPSE_ALL,
+       COLLAPSE_MARK_INLINED };
 
-static const pd_opt collapse_opts[] = {
+const pd_opt pd_collapse_opts[] = {
     {0, COLLAPSE_KERNEL, "kernel", NULL, "mark kernel frames with _[k]"},
+    {0, COLLAPSE_JIT, "jit", NULL, "mark frames of /tmp/perf-PID.map (JIT code) with _[j]"},
+    {0, COLLAPSE_ALL, "all", NULL, "--kernel and --jit (stackcollapse-perf.pl's --all)"},
+    {0, COLLAPSE_MARK_INLINED, "mark-inlined", NULL, "mark inlined frames with _[i]"},
     {0, COLLAPSE_WITH_PID, "with-pid", NULL, "root each stack at comm-pid (stackcollapse-perf.pl's --pid)"},
     {0, COLLAPSE_PERIOD, "period", NULL, "count periods instead of samples"},
     {0, COLLAPSE_EVENT, "event", "NAME", "fold this event's samples (its name as perf prints it, with or without\n"
@@ -506,19 +529,29 @@ static const pd_opt collapse_opts[] = {
     {0, COLLAPSE_NO_INLINE, "no-inline", NULL, "no inlined frames"},
     {0, 0, NULL, NULL, NULL},
 };
-static const pd_opt *const collapse_tables[] = {collapse_opts, pd_filter_opts, pd_ratio_opts, pd_queue_opts, NULL};
+const pd_opt *const pd_collapse_tables[] = {pd_collapse_opts, pd_filter_opts, pd_ratio_opts, pd_queue_opts, NULL};
 const pd_command pd_collapse_command = {
     "collapse", "folded stacks for flame graphs",
     "  Folded stacks (comm;outer;...;inner count) for flamegraph.pl, inferno, speedscope, of one\n"
     "  event. The filters drop a sample by its own address; --percent-limit leaves out stacks\n"
-    "  under N% of the folded total.\n", collapse_tables};
+    "  under N% of the folded total.\n", pd_collapse_tables};
 
-typedef struct collapse_args { collapse_ctx *c; const char *kallsyms, *symfs, *symdir; } collapse_args;
+typedef struct collapse_args {
+    collapse_ctx *c;
+    const char *kallsyms, *symfs, *symdir;
+    pd_opt_handler more;                 /* the options of a command built on collapse (their ids
+                                            from PD_COLLAPSE_MORE up) */
+    void *more_ctx;
+} collapse_args;
 
 static int collapse_option(void *ctx, int id, const char *value) {
     collapse_args *a = (collapse_args *)ctx;
+    if (id >= PD_COLLAPSE_MORE && a->more) return a->more(a->more_ctx, id, value);
     switch (id) {
     case COLLAPSE_KERNEL: a->c->annotate_kernel = 1; break;
+    case COLLAPSE_JIT: a->c->annotate_jit = 1; break;
+    case COLLAPSE_ALL: a->c->annotate_kernel = a->c->annotate_jit = 1; break;
+    case COLLAPSE_MARK_INLINED: a->c->annotate_inlined = 1; break;
     case COLLAPSE_WITH_PID: a->c->with_pid = 1; break;
     case COLLAPSE_PERIOD: a->c->use_period = 1; break;
     case COLLAPSE_EVENT: a->c->event_name = value; break;
@@ -553,17 +586,39 @@ static void no_such_event(pd_session *s, const char *want) {
     fprintf(stderr, "\n");
 }
 
-int pd_cmd_collapse(int argc, char **argv) {
+/* The stacks (after --percent-limit) to a command built on collapse */
+static void give_stacks(collapse_ctx *c, pd_collapse_sink sink, void *ctx) {
+    pd_folded_stack *v = alloc(c->n ? c->n : 1, sizeof *v);
+    size_t i, n = 0;
+    for (i = 0; i < c->cap; i++) {
+        if (!c->table[i].frames || !pd_filter_percent(&c->filter, c->table[i].count, c->total)) continue;
+        v[n].frames = c->table[i].frames;
+        v[n].n = c->table[i].n;
+        v[n].count = c->table[i].count;
+        n++;
+    }
+    sink(ctx, v, n);
+    free(v);
+}
+
+int pd_collapse_run(const pd_command *cmd, int argc, char **argv, pd_opt_handler more, void *more_ctx, int marks,
+                    pd_collapse_input_fn input, pd_collapse_sink sink, FILE *out) {
     static collapse_ctx c;
     pd_session s;
     const char *path = NULL, *kallsyms, *symfs, *symdir;
     size_t i;
     int rc;
     char name[1024];
-    collapse_args args = {&c, NULL, NULL, NULL};
+    collapse_args args;
     memset(&c, 0, sizeof c); /* static for its size; a second run starts afresh */
+    memset(&args, 0, sizeof args);
+    args.c = &c;
+    args.more = more;
+    args.more_ctx = more_ctx;
     c.event = -1;
-    if ((rc = pd_opts_parse(&pd_collapse_command, argc, argv, collapse_option, &args, &path)) >= 0) return rc;
+    c.annotate_kernel = c.annotate_jit = c.annotate_inlined = marks;
+    if ((rc = pd_opts_parse(cmd, argc, argv, collapse_option, &args, &path)) >= 0) return rc;
+    if (input && (rc = input(more_ctx, &path)) >= 0) return rc;
     kallsyms = args.kallsyms; symfs = args.symfs; symdir = args.symdir;
     if (pd_session_open_flags(&s, path, PERFDATA_READ_ORDERED) != 0) return 1;
     if (pd_filter_prepare(&c.filter, s.file, "collapse") != 0) { pd_session_close(&s); return PD_EXIT_ERROR; }
@@ -587,7 +642,8 @@ int pd_cmd_collapse(int argc, char **argv) {
     if (c.other_events && !c.event_name) /* stackcollapse-perf.pl says so too */
         fprintf(stderr, "perfdata collapse: folding the samples of event %s only (--event NAME for another)\n",
                 pd_escaped(name, sizeof name, pd_event_name(&s, (size_t)c.event)));
-    print_stacks(&c);
+    if (sink) give_stacks(&c, sink, more_ctx);
+    else print_stacks(&c, out);
     if (c.dwarf_samples)
         fprintf(stderr, "perfdata: %s: %llu samples carry a user stack dump (--call-graph dwarf) of an architecture not "
                         "unwound (x86-64, aarch64 and arm are), so their user frames are the sampled ip and any frame-pointer chain "
@@ -609,4 +665,8 @@ int pd_cmd_collapse(int argc, char **argv) {
     pd_filter_free(&c.filter);
     pd_session_close(&s);
     return rc;
+}
+
+int pd_cmd_collapse(int argc, char **argv) {
+    return pd_collapse_run(&pd_collapse_command, argc, argv, NULL, NULL, 0, NULL, NULL, stdout);
 }

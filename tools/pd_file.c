@@ -25,22 +25,45 @@ static int fail(char *err, size_t errlen, const char *path, const char *what) {
     return -1;
 }
 
+/* What a command read from standard input before opening it (to see
+   what the input is): the stream starts with these bytes. */
+static unsigned char stdin_prefix[64];
+static size_t stdin_prefix_n;
+
+void pd_input_stdin_prefix(const void *p, size_t n) {
+    if (n > sizeof stdin_prefix) n = sizeof stdin_prefix;
+    memcpy(stdin_prefix, p, n);
+    stdin_prefix_n = n;
+}
+
 static int read_stream(pd_map *m, int fd, char *err, size_t errlen) {
     size_t cap = 1 << 20, len = 0;
     unsigned char *buf = malloc(cap);
+    int first = 0;
     if (!buf) return fail(err, errlen, m->path, "out of memory");
+    if (fd == 0 && stdin_prefix_n) {
+        memcpy(buf, stdin_prefix, stdin_prefix_n);
+        len = stdin_prefix_n;
+        stdin_prefix_n = 0;
+        first = 1;
+    }
     for (;;) {
         ssize_t got;
-        if (len == cap) {
-            unsigned char *bigger = cap > ((size_t)-1) / 2 ? NULL : realloc(buf, cap * 2);
-            if (!bigger) { free(buf); return fail(err, errlen, m->path, "out of memory"); }
-            buf = bigger; cap *= 2;
+        if (first) { /* the bytes already read: looked at as if just read */
+            got = (ssize_t)len;
+            first = 0;
+        } else {
+            if (len == cap) {
+                unsigned char *bigger = cap > ((size_t)-1) / 2 ? NULL : realloc(buf, cap * 2);
+                if (!bigger) { free(buf); return fail(err, errlen, m->path, "out of memory"); }
+                buf = bigger; cap *= 2;
+            }
+            got = read(fd, buf + len, cap - len);
+            if (got < 0 && errno == EINTR) continue;
+            if (got < 0) { free(buf); return fail(err, errlen, m->path, strerror(errno)); }
+            if (got == 0) break;
+            len += (size_t)got;
         }
-        got = read(fd, buf + len, cap - len);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) { free(buf); return fail(err, errlen, m->path, strerror(errno)); }
-        if (got == 0) break;
-        len += (size_t)got;
         /* a stream that does not start as a perf.data file is read no
            further (a device such as /dev/zero never ends): perfdata_open
            says what is wrong with the bytes read */

@@ -66,4 +66,8 @@ const pd_map *pd_input_stream_at(const pd_input *in, const void *p);
    "perfdata WHO: PATH: reason". */
 FILE *pd_output_create(const char *path, const char *who);
 
+/* Bytes (at most 64) a command has read from standard input before
+   opening "-": the input starts with them. */
+void pd_input_stdin_prefix(const void *p, size_t n);
+
 #endif

@@ -87,12 +87,31 @@ uint64_t *pd_read_last(pd_read_ids *r, uint64_t id);
 /* Each subcommand: its options (pd_opts) and its entry point, given argv
    from the subcommand's name on; returns a PD_EXIT_ status. */
 struct pd_command;
-extern const struct pd_command pd_dump_command, pd_info_command, pd_report_command, pd_collapse_command,
+extern const struct pd_command pd_dump_command, pd_info_command, pd_report_command, pd_collapse_command, pd_flamegraph_command,
     pd_stat_command, pd_script_command, pd_convert_command;
 int pd_cmd_dump(int argc, char **argv);
 int pd_cmd_info(int argc, char **argv);
 int pd_cmd_report(int argc, char **argv);
 int pd_cmd_collapse(int argc, char **argv);
+int pd_cmd_flamegraph(int argc, char **argv);
+/* collapse for a command built on it (flamegraph): cmd's tables hold
+   pd_collapse_tables' and its own, whose ids start at PD_COLLAPSE_MORE and
+   go to more(more_ctx, id, value); marks: annotate kernel, JIT and inlined
+   frames (_[k], _[j], _[i]) from the start. After the options, input
+   (when given) sees the input path: >= 0 ends the command with that status
+   (it has read the input itself), -1 lets collapse read the profile at
+   *path (which input may change). The folded stacks go to out, or when
+   sink is given to sink(more_ctx, stacks, n) instead (their frames are
+   valid during the call; in no order). */
+#define PD_COLLAPSE_MORE 1000
+struct pd_opt;
+typedef int (*pd_collapse_input_fn)(void *ctx, const char **path);
+typedef struct pd_folded_stack { const char **frames; size_t n; uint64_t count; } pd_folded_stack;
+typedef void (*pd_collapse_sink)(void *ctx, const pd_folded_stack *stacks, size_t n);
+extern const struct pd_opt *const pd_collapse_tables[];
+extern const struct pd_opt pd_collapse_opts[];
+int pd_collapse_run(const struct pd_command *cmd, int argc, char **argv, int (*more)(void *, int, const char *),
+                    void *more_ctx, int marks, pd_collapse_input_fn input, pd_collapse_sink sink, FILE *out);
 int pd_cmd_stat(int argc, char **argv);
 int pd_cmd_script(int argc, char **argv);
 int pd_cmd_convert(int argc, char **argv);

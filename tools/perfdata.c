@@ -20,6 +20,7 @@ static const struct {
     {&pd_info_command, pd_cmd_info},
     {&pd_report_command, pd_cmd_report},
     {&pd_collapse_command, pd_cmd_collapse},
+    {&pd_flamegraph_command, pd_cmd_flamegraph},
     {&pd_script_command, pd_cmd_script},
     {&pd_stat_command, pd_cmd_stat},
     {&pd_convert_command, pd_cmd_convert},
@@ -32,10 +33,10 @@ static int usage(FILE *to) {
     size_t i;
     fprintf(to, "usage: perfdata COMMAND [OPTIONS] [FILE]\ncommands:\n");
     for (i = 0; i < NCOMMANDS; i++) {
-        fprintf(to, "  %-9s%s\n           ", commands[i].cmd->name, commands[i].cmd->summary);
-        pd_opts_synopsis(commands[i].cmd, to, 11, 100);
+        fprintf(to, "  %-10s %s\n             ", commands[i].cmd->name, commands[i].cmd->summary);
+        pd_opts_synopsis(commands[i].cmd, to, 13, 100);
     }
-    fprintf(to, "  version  print the library version\n"
+    fprintf(to, "  version    print the library version\n"
                 "Every command reads FILE, or -i FILE, --input FILE; without one ./perf.data (standard\n"
                 "input when it is a pipe). FILE may be '-' for a pipe-mode stream on standard input, or a\n"
                 "`perf record --threads` directory. `perfdata COMMAND --help` describes the options.\n"
