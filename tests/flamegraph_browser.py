@@ -15,7 +15,7 @@ library only). The graph of a profile is opened as a file, then:
 Exit 0 with "N passed, 0 failed", or the failures; with no chromium or
 chromedriver installed the step is skipped by the runner.
 
-Usage: flamegraph_browser.py PERFDATA PROFILE
+Usage: flamegraph_browser.py PERFDATA PROFILE...
 """
 import json
 import os
@@ -107,10 +107,16 @@ def name_of(title):
 
 
 def main(argv):
-    if len(argv) != 2:
+    if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
-    perfdata, profile = argv
+    for profile in argv[1:]:
+        one(argv[0], profile)
+    print(f'{passed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+def one(perfdata, profile):
     tmp = tempfile.mkdtemp(prefix='pd-browser-')
     svg = os.path.join(tmp, 'graph.svg')
     with open(svg, 'wb') as f:
@@ -132,8 +138,11 @@ def main(argv):
         for s in state:
             byname.setdefault(name_of(s['title']), s)
         # hover: the details line shows the title
-        target = max((s for s in state if name_of(s['title']) != 'all' and float(s['y']) < max(float(t['y']) for t in state)),
-                     key=lambda s: float(s['w']))
+        # the widest frame narrower than the graph (a zoom that scales), else the widest above the root
+        ybottom = max(float(t['y']) for t in state)
+        above = [s for s in state if float(s['y']) < ybottom]
+        narrow = [s for s in above if float(s['w']) < 0.9 * (width - 20)]
+        target = max(narrow or above, key=lambda s: float(s['w']))
         idx = state.index(target)
         elem = d.js('return document.getElementById("frames").getElementsByTagName("g")[arguments[0]];', idx)
         elem_id = next(iter(elem.values()))
@@ -211,8 +220,6 @@ def main(argv):
     finally:
         d.close()
         subprocess.run(['rm', '-rf', tmp])
-    print(f'{passed} passed, {failed} failed')
-    return 1 if failed else 0
 
 
 if __name__ == '__main__':

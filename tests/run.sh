@@ -186,6 +186,12 @@ count "report = perf report --stdio on tests/data (ASan build)" python3 tests/re
 count "collapse = folding of perf script's callchains (ASan build)" python3 tests/collapse_diff.py build/asan/perfdata --expect tests/expected/collapse.txt tests/data
 count "flamegraph = flamegraph.pl --hash: every frame's name, x, width, depth on tests/data and hand-made folded stacks, with the options; --diff = difffolded.pl | flamegraph.pl, colours included; well-formed XML whatever the names" python3 tests/flamegraph_diff.py build/perfdata tests/data
 count "flamegraph on tests/data (ASan build)" python3 tests/flamegraph_diff.py build/asan/perfdata tests/data
+step="flamegraph in a browser (headless Chromium through ChromeDriver): hover shows the title, a click zooms (callers full width, the rest hidden), Reset Zoom, search marks the matches and gives their share, ic ignores case"
+if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
+    count "$step" sh -c "xz -dc tests/data/sys-g.data.xz > $B/sys-g.data && python3 tests/flamegraph_browser.py build/perfdata tests/data/cxx-g.data $B/sys-g.data"
+else
+    skip "$step" "chromium or chromedriver not installed (Debian: chromium chromium-driver)"
+fi
 if [ -d "$CORPUS" ]; then
     count "flamegraph = flamegraph.pl --hash on ../shared/corpus" python3 tests/flamegraph_diff.py build/perfdata "$CORPUS"
 else

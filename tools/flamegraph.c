@@ -97,7 +97,11 @@ typedef struct fg_opts {
 
 /* realloc or exit (out of memory); never of size 0 */
 static void *grow(void *p, size_t n, size_t size) {
-    void *q = realloc(p, n && size ? n * size : 1);
+    size_t bytes;
+    void *q;
+    if (size && n > (size_t)-1 / size) pd_nomem();
+    bytes = n * size;
+    q = realloc(p, bytes ? bytes : 1);
     if (!q) pd_nomem();
     return q;
 }
@@ -582,12 +586,12 @@ static int by_vline(const void *pa, const void *pb) {
 static size_t vline_text(const vline *v, char **buf, size_t *cap, size_t **at, size_t *capat) {
     size_t need = v->suffix_n + v->n + 1, k, len = 0;
     for (k = 0; k < v->n; k++) need += v->f[k].n;
-    if (need > *cap) {
+    if (need > *cap || !*buf) {
         *cap = need * 2;
         *buf = (char *)grow(*buf, *cap, 1);
     }
-    if (v->n > *capat) {
-        *capat = v->n * 2;
+    if (v->n > *capat || !*at) {
+        *capat = v->n * 2 + 1;
         *at = (size_t *)grow(*at, *capat, sizeof **at);
     }
     for (k = 0; k < v->n; k++) {
@@ -607,7 +611,7 @@ static void to_frames(const vline *v, const char *buf, const size_t *at, span *f
     size_t i, k = 0;
     for (i = 0; i < n; i++) {
         size_t o;
-        if (!frames[i].n) { frames[i].p = ""; continue; }
+        if (!frames[i].n || !v->n) { frames[i].p = ""; continue; } /* (a field of text lies in a frame) */
         o = (size_t)(frames[i].p - buf);
         while (k + 1 < v->n && at[k + 1] <= o) k++;
         frames[i].p = v->f[k].p + (o - at[k]);
