@@ -26,6 +26,7 @@ import datetime
 import os
 import platform
 import re
+import shlex
 import shutil
 import signal
 import statistics
@@ -39,6 +40,8 @@ DATA = os.environ.get('BENCH_DATA') or os.path.join(HERE, 'data')  # where input
 PERFDATA = os.path.join(ROOT, 'build', 'perfdata')
 WALK = os.path.join(ROOT, 'build', 'bench-walk')
 SPAWN = os.path.join(ROOT, 'build', 'bench-spawn')
+# the FlameGraph scripts, the flame graph's peer (perf script | stackcollapse-perf.pl | flamegraph.pl)
+FLAMEGRAPH_DIR = os.environ.get('FLAMEGRAPH_DIR') or os.path.join(ROOT, '..', 'shared', 'tools', 'flamegraph')
 # A child of this script starts with the script's own peak RSS as its
 # ru_maxrss (it is started by vfork or fork, and exec keeps the larger of
 # the old and new address spaces' high-water marks): ~15 MiB that would
@@ -275,6 +278,12 @@ def main():
                  ('perfdata report', [PERFDATA, 'report', path], ['perf', 'report', '--stdio', '-i', path]),
                  ('perfdata collapse', [PERFDATA, 'collapse', path], ['perf', 'script', '-i', path]),
                  ('perfdata script', [PERFDATA, 'script', path], ['perf', 'script', '-i', path]),
+                 # the flame graph against the pipeline users run for one
+                 ('perfdata flamegraph', [PERFDATA, 'flamegraph', path],
+                  ['sh', '-c', 'perf script -i %s | perl %s | perl %s > /dev/null' % (
+                      shlex.quote(path), shlex.quote(os.path.join(FLAMEGRAPH_DIR, 'stackcollapse-perf.pl')),
+                      shlex.quote(os.path.join(FLAMEGRAPH_DIR, 'flamegraph.pl')))]
+                  if os.path.exists(os.path.join(FLAMEGRAPH_DIR, 'flamegraph.pl')) else None),
                  # source lines against symbols alone (perf's srcline runs addr2line per
                  # sample: an hour on these inputs, so it is not timed)
                  ('perfdata report --sort sym', [PERFDATA, 'report', '--sort', 'sym', path], None),
@@ -346,6 +355,9 @@ def write_results(rows, zrows, a, parities=()):
         bad = sorted({r['input'] for r in rows if not r['before_samples_ok']})
         lines[-1] += (' The "before" build decoded as many too.' if not bad
                       else ' The "before" build decoded a different count on ' + ', '.join(bad) + '.')
+    if any(r['what'] == 'perfdata flamegraph' and 'perf' in r for r in rows):
+        lines += ['', 'The flame graph\'s "perf" is the pipeline `perf script | stackcollapse-perf.pl | flamegraph.pl` '
+                  '(the FlameGraph scripts, Perl), the SVG written to /dev/null (target: perfdata at least 20x faster).']
     by = {(r['input'], r['what']): r['time'] for r in rows}
     ratios = [f"{i}: {by[(i, 'perfdata report --sort srcline')] / by[(i, 'perfdata report --sort sym')]:.2f}x"
               for i in dict.fromkeys(r['input'] for r in rows)
