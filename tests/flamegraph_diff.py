@@ -70,38 +70,45 @@ def difffolded_flags(args):
     return (['-n'] if '--normalize' in args else []) + (['-s'] if '--strip-hex' in args else [])
 
 
+def judge(what, run, theirs_svg, fill, oracle_name, verbose):
+    """(passed, failed, skipped) of one of our runs against the oracle's SVG
+    (None: no oracle): exit, XML, every rectangle"""
+    problems = list(run.problems)
+    bad_xml = well_formed(run.out)
+    if bad_xml:
+        problems.append(f'not well-formed XML: {bad_xml}')
+    if theirs_svg is not None:
+        a, b = rects(theirs_svg, fill), rects(run.out, fill)
+        if not a:
+            problems.append(f'{oracle_name} drew no frames')
+        elif a != b:
+            only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
+            problems.append(f'{len(a)} rectangles by {oracle_name}, {len(b)} ours; theirs only: {only_a[:2]}; '
+                            f'ours only: {only_b[:2]}')
+    if problems:
+        print(f'FAIL {what}: ' + '; '.join(problems))
+        return 0, 1, theirs_svg is None
+    if verbose:
+        print(f'ok   {what}: {len(rects(run.out))} rectangles')
+    return 1, 0, theirs_svg is None
+
+
 def compare_diff(perfdata, name, before, after, have_oracle, verbose):
     """(passed, failed, skipped): --diff before after under each option set, against
     difffolded.pl | flamegraph.pl --hash, colours included"""
     passed = failed = skipped = 0
     for args in DIFF_OPTIONS:
-        what = f'--diff {name} {" ".join(args)}'.strip()
         r = run_tool([perfdata, 'flamegraph'] + args + ['--diff', before, after])
-        problems = list(r.problems)
-        bad_xml = well_formed(r.out)
-        if bad_xml:
-            problems.append(f'not well-formed XML: {bad_xml}')
+        theirs_svg = None
         if have_oracle:
             d = subprocess.run(['perl', os.path.join(os.path.dirname(FLAMEGRAPH), 'difffolded.pl')] +
                                difffolded_flags(args) + [before, after], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             fg = subprocess.run(['perl', FLAMEGRAPH, '--hash'] + [a for a in args if a == '--inverted'],
                                 input=d.stdout, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            a, b = rects(fg.stdout.decode('utf-8', 'surrogateescape'), True), rects(r.out, True)
-            if not a:
-                problems.append('flamegraph.pl drew no frames')
-            elif a != b:
-                only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
-                problems.append(f'{len(a)} rectangles by difffolded.pl | flamegraph.pl, {len(b)} ours; theirs only: '
-                                f'{only_a[:2]}; ours only: {only_b[:2]}')
-        else:
-            skipped += 1
-        if problems:
-            failed += 1
-            print(f'FAIL {what}: ' + '; '.join(problems))
-        else:
-            passed += 1
-            if verbose:
-                print(f'ok   {what}: {len(rects(r.out))} rectangles')
+            theirs_svg = fg.stdout.decode('utf-8', 'surrogateescape')
+        p, f, s = judge(f'--diff {name} {" ".join(args)}'.strip(), r, theirs_svg, True,
+                        'difffolded.pl | flamegraph.pl', verbose)
+        passed, failed, skipped = passed + p, failed + f, skipped + s
     return passed, failed, skipped
 
 
@@ -149,29 +156,10 @@ def compare(perfdata, name, folded_path, expect_rc, have_oracle, verbose):
     """(passed, failed, skipped) of one folded text under every option set"""
     passed = failed = skipped = 0
     for args in OPTIONS:
-        what = f'{name} {" ".join(args)}'.strip()
         r = ours(perfdata, args, folded_path, expect_rc)
-        problems = list(r.problems)
-        bad_xml = well_formed(r.out)
-        if bad_xml:
-            problems.append(f'not well-formed XML: {bad_xml}')
-        if have_oracle:
-            a, b = rects(theirs(args, folded_path)), rects(r.out)
-            if not a:
-                problems.append('flamegraph.pl drew no frames')
-            elif a != b:
-                only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
-                problems.append(f'{len(a)} rectangles by flamegraph.pl, {len(b)} ours; flamegraph.pl only: '
-                                f'{only_a[:2]}; ours only: {only_b[:2]}')
-        else:
-            skipped += 1
-        if problems:
-            failed += 1
-            print(f'FAIL {what}: ' + '; '.join(problems))
-        else:
-            passed += 1
-            if verbose:
-                print(f'ok   {what}: {len(rects(r.out))} rectangles')
+        p, f, s = judge(f'{name} {" ".join(args)}'.strip(), r, theirs(args, folded_path) if have_oracle else None,
+                        False, 'flamegraph.pl', verbose)
+        passed, failed, skipped = passed + p, failed + f, skipped + s
     return passed, failed, skipped
 
 
