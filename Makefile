@@ -29,6 +29,8 @@ demo: build/perfdata
 	@build/perfdata report --symdir tests/data tests/data/plain.data
 	@echo '$$ build/perfdata collapse --symdir tests/data tests/data/callchain-fp.data'
 	@build/perfdata collapse --symdir tests/data tests/data/callchain-fp.data
+	@echo '$$ build/perfdata flamegraph --symdir tests/data tests/data/callchain-fp.data > build/demo.svg   # open it in a browser'
+	@build/perfdata flamegraph --symdir tests/data tests/data/callchain-fp.data > build/demo.svg
 	@echo
 	@echo '$$ build/perfdata script --kallsyms build/tp-kallsyms tests/data/tp-many-g.data | head -16   # kernel symbols of the recording machine'
 	@xz -dc tests/data/tp-kallsyms.xz > build/tp-kallsyms

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/valgrind.sh PERFDATA - valgrind memcheck over the tool (a plain,
 # unsanitized build) on every fixture in tests/data: dump, dump --ordered,
-# info, stat, report and collapse. Any memcheck error (invalid read or
+# info, stat, report, collapse and flamegraph. Any memcheck error (invalid read or
 # write, use of uninitialised values, a definitely lost block) fails that
 # run. One check per command and fixture; ends with "N passed, N failed".
 cd "$(dirname "$0")/.." || exit 2
@@ -11,7 +11,8 @@ mkdir -p $B
 command -v valgrind > /dev/null 2>&1 || { echo "valgrind not installed"; echo "0 passed, 1 failed"; exit 1; }
 passed=0; failed=0
 for f in $(find tests/data -name '*.data' ! -path '*.data/*' | sort); do
-    for cmd in "dump" "dump --ordered" "info" "stat" "report --symdir tests/data" "collapse --symdir tests/data"; do
+    for cmd in "dump" "dump --ordered" "info" "stat" "report --symdir tests/data" "collapse --symdir tests/data" \
+               "flamegraph --symdir tests/data"; do
         log=$B/$(basename "$f")-$(echo "$cmd" | cut -d' ' -f1-2 | tr ' -' '__').txt
         # shellcheck disable=SC2086
         if valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \

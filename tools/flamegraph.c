@@ -50,8 +50,8 @@ static const pd_opt flamegraph_opts[] = {
      "                            stackcollapse-*.pl write them (found out by itself otherwise)"},
     {0, FG_DIFF, "diff", "BEFORE", "a differential flame graph: FILE's stacks drawn, coloured by how their counts\n"
      "                            changed since BEFORE (a profile or folded stacks): red grew, blue shrank"},
-    {0, FG_NORMALIZE, "normalize", NULL, "--diff: BEFORE's counts scaled to FILE's total (difffolded.pl -n)"},
-    {0, FG_STRIP_HEX, "strip-hex", NULL, "--diff: hexadecimal numbers in frames compared as 0x... (difffolded.pl -s)"},
+    {0, FG_NORMALIZE, "normalize", NULL, "with --diff, BEFORE's counts scaled to FILE's total (difffolded.pl -n)"},
+    {0, FG_STRIP_HEX, "strip-hex", NULL, "with --diff, hexadecimal numbers in frames compared as 0x... (difffolded.pl -s)"},
     {0, FG_TITLE, "title", "TEXT", "the graph's title (default \"Flame Graph\", \"Icicle Graph\" with --inverted)"},
     {0, FG_SUBTITLE, "subtitle", "TEXT", "a second line under the title"},
     {0, FG_WIDTH, "width", "PIXELS", "the image's width (default 1200)"},
