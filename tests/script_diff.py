@@ -15,7 +15,8 @@ Inputs, each compared line for line (the output must be byte-identical):
     F.script-trace.xz    -F comm,tid,pid,time,cpu,event,trace
     F.script-default.xz  no options: perf's default fields, kernel symbols
                          from tp-kallsyms.xz (--kallsyms)
-  and every fixture with tracepoints (a .script-trace.xz oracle) again in
+  the trace and default runs with the recording's kernel symbols; and
+  every fixture with tracepoints (a .script-trace.xz oracle) again in
   the other byte order (tests/swap_endian.py): the output must be the same
   as the original's.
 
@@ -144,6 +145,9 @@ def swapped(data, work):
 def fixture_inputs(t, top, work, collapse):
     kallsyms = os.path.join(top, 'tp-kallsyms.xz')
     ks = unpacked(kallsyms, work) if os.path.exists(kallsyms) else None
+    # the recordings' own kernel symbols, so that the result does not hang
+    # on the kernel of the machine the test runs on
+    here = ['--kallsyms', ks] if ks else []
     names = sorted(n for n in os.listdir(top) if n.endswith('.data') or n.endswith('.data.xz'))
     for n in names:
         path = os.path.join(top, n)
@@ -157,7 +161,7 @@ def fixture_inputs(t, top, work, collapse):
         if os.path.exists(oracles['.script.xz']):
             args = ['--show-task-events', '--show-mmap-events', '-F', ','.join(fixture_fields(t, data))]
             t.compare(base, args + [data], top, lzma.open(oracles['.script.xz']).read().decode('utf-8', 'replace'))
-        trace_args = ['-F', 'comm,tid,pid,time,cpu,event,trace']
+        trace_args = here + ['-F', 'comm,tid,pid,time,cpu,event,trace']
         if os.path.exists(oracles['.script-trace.xz']):
             want = lzma.open(oracles['.script-trace.xz']).read().decode('utf-8', 'replace')
             run = t.compare(base + ' (trace)', trace_args + [data], top, want)
@@ -178,7 +182,7 @@ def fixture_inputs(t, top, work, collapse):
                     t.passed += 1
         if os.path.exists(oracles['.script-default.xz']):
             want = lzma.open(oracles['.script-default.xz']).read().decode('utf-8', 'replace')
-            t.compare(base + ' (default)', (['--kallsyms', ks] if ks else []) + [data], top, want)
+            t.compare(base + ' (default)', here + [data], top, want)
         if collapse:
             check_collapse(t, base, data, ks, top)
 
