@@ -22,7 +22,10 @@ Our SVG must also be well-formed XML whatever the names, and:
 Without perl or the script the comparisons are skipped (and said so); the
 checks of our own output still run.
 
-Usage: flamegraph_diff.py PERFDATA [-v] DIR_OR_FILE...
+With --quick (the corpus run) the profiles are drawn with no options and
+with --inverted only: the option sets are tried on tests/data.
+
+Usage: flamegraph_diff.py PERFDATA [-v] [--quick] DIR_OR_FILE...
 """
 import os
 import re
@@ -152,10 +155,10 @@ def theirs(args, folded_path):
     return p.stdout.decode('utf-8', 'surrogateescape')
 
 
-def compare(perfdata, name, folded_path, expect_rc, have_oracle, verbose):
+def compare(perfdata, name, folded_path, expect_rc, have_oracle, verbose, options=None):
     """(passed, failed, skipped) of one folded text under every option set"""
     passed = failed = skipped = 0
-    for args in OPTIONS:
+    for args in options or OPTIONS:
         r = ours(perfdata, args, folded_path, expect_rc)
         p, f, s = judge(f'{name} {" ".join(args)}'.strip(), r, theirs(args, folded_path) if have_oracle else None,
                         False, 'flamegraph.pl', verbose)
@@ -165,7 +168,8 @@ def compare(perfdata, name, folded_path, expect_rc, have_oracle, verbose):
 
 def main(argv):
     verbose = '-v' in argv
-    argv = [a for a in argv if a != '-v']
+    quick = '--quick' in argv
+    argv = [a for a in argv if a not in ('-v', '--quick')]
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
@@ -265,7 +269,8 @@ def main(argv):
                 else:
                     passed += 1
                 continue
-            p, fl, s = compare(perfdata, name, folded, 0, have_oracle, verbose)
+            p, fl, s = compare(perfdata, name, folded, 0, have_oracle, verbose,
+                               [[], ['--inverted']] if quick else None)
             passed, failed, skipped = passed + p, failed + fl, skipped + s
             # the profile itself, and both kinds of input on standard input
             want = ours(perfdata, [], folded).out

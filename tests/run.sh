@@ -193,7 +193,7 @@ else
     skip "$step" "chromium or chromedriver not installed (Debian: chromium chromium-driver)"
 fi
 if [ -d "$CORPUS" ]; then
-    count "flamegraph = flamegraph.pl --hash on ../shared/corpus" python3 tests/flamegraph_diff.py build/perfdata "$CORPUS"
+    count "flamegraph = flamegraph.pl --hash on ../shared/corpus" python3 tests/flamegraph_diff.py build/perfdata --quick "$CORPUS"
 else
     skip "flamegraph = flamegraph.pl --hash on ../shared/corpus" "no $CORPUS"
 fi
