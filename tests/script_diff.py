@@ -15,6 +15,7 @@ Inputs, each compared line for line (the output must be byte-identical):
     F.script-trace.xz    -F comm,tid,pid,time,cpu,event,trace
     F.script-default.xz  no options: perf's default fields, kernel symbols
                          from tp-kallsyms.xz (--kallsyms)
+  with the workloads at their recorded paths (report_diff's --symfs tree),
   the trace and default runs with the recording's kernel symbols; and
   every fixture with tracepoints (a .script-trace.xz oracle) again in
   the other byte order (tests/swap_endian.py): the output must be the same
@@ -39,6 +40,7 @@ import sys
 import tempfile
 
 from oracles import Expectations, finish, run_tool
+from report_diff import symbol_options
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FULL = ['comm', 'tid', 'pid', 'time', 'cpu', 'event', 'ip', 'period', 'addr']
@@ -146,8 +148,11 @@ def fixture_inputs(t, top, work, collapse):
     kallsyms = os.path.join(top, 'tp-kallsyms.xz')
     ks = unpacked(kallsyms, work) if os.path.exists(kallsyms) else None
     # the recordings' own kernel symbols, so that the result does not hang
-    # on the kernel of the machine the test runs on
-    here = ['--kallsyms', ks] if ks else []
+    # on the kernel of the machine the test runs on; and
+    # the workloads at their recorded paths (report_diff's --symfs tree;
+    # absolute: the runs are made in top)
+    syms = [os.path.abspath(x) if i % 2 else x for i, x in enumerate(symbol_options(os.path.join(top, 'workload')))]
+    here = (['--kallsyms', ks] if ks else []) + syms
     names = sorted(n for n in os.listdir(top) if n.endswith('.data') or n.endswith('.data.xz'))
     for n in names:
         path = os.path.join(top, n)
@@ -159,7 +164,7 @@ def fixture_inputs(t, top, work, collapse):
             continue
         data = unpacked(path, work)
         if os.path.exists(oracles['.script.xz']):
-            args = ['--show-task-events', '--show-mmap-events', '-F', ','.join(fixture_fields(t, data))]
+            args = ['--show-task-events', '--show-mmap-events'] + syms + ['-F', ','.join(fixture_fields(t, data))]
             t.compare(base, args + [data], top, lzma.open(oracles['.script.xz']).read().decode('utf-8', 'replace'))
         trace_args = here + ['-F', 'comm,tid,pid,time,cpu,event,trace']
         if os.path.exists(oracles['.script-trace.xz']):
