@@ -14,11 +14,10 @@
    uses a build-id cache (ours: PERF_BUILDID_DIR at an empty directory;
    perf: --symfs makes it look in SYMFS/.debug only).
    --symdir has no perf equivalent; the --symfs tree holds the same binary.
-   `perfdata --symfs D` looks under D first, then at the object's own path,
-   while perf looks only under D: perf gets a copy of our tree that also
-   links this machine's file at the path of every other object perf script
-   names, and /usr/lib/debug (separate debug files, found by build id), so
-   both sides read the same files. Without perf or the script this step is skipped; inputs
+   Both look only under D (perfdata as perf): perf gets a copy of our tree
+   that also links this machine's file at the path of every other object
+   perf script names, and /usr/lib/debug (separate debug files, found by
+   build id), so both sides read the same files. Without perf or the script this step is skipped; inputs
    without call chains are skipped.
 
 Kernel frames depend on the kernel the test runs on (perf resolves them
