@@ -5,6 +5,7 @@
 #include "pd_sym.h"
 #include "pd_demangle.h"
 #include "pd_dwarf.h"
+#include "pd_opts.h"
 #include "pd_unwind.h"
 #include "pd_text.h"
 
@@ -577,6 +578,7 @@ void pd_sym_prefetch(pd_symbolizer *s, int debug) {
     size_t i, k;
     int kernel = 0, unwound = 0;
     if (s->prefetch || !f || (f->flags & PERFDATA_FILE_PIPE)) return; /* a pipe names its host and objects later */
+    if (pd_limit.jobs == 1) return;                                    /* -j 1: one thread for everything */
     for (i = 0; i < f->nr_events; i++) {
         const uint64_t dwarf = PERFDATA_SAMPLE_REGS_USER | PERFDATA_SAMPLE_STACK_USER | PERFDATA_SAMPLE_CALLCHAIN;
         if (!(f->events[i].attr.flags & PERFDATA_ATTR_FLAG_EXCLUDE_KERNEL)) kernel = 1;

@@ -86,7 +86,8 @@ void pd_sym_free(pd_symbolizer *s);
    the kernel), and with `debug` the line tables (1), or the line tables
    and inlined functions (2), of the user objects the file's BUILD_ID
    table names that have a debug file in /usr/lib/debug/.build-id (no
-   --symfs). Files only: a pipe names its host and objects later. Call it after the options (kallsyms_path,
+   --symfs). Files only: a pipe names its host and objects later; not
+   with -j 1. Call it after the options (kallsyms_path,
    search) are set; the answers are the same as without it, only sooner.
    A lookup that needs an object not started yet reads it itself. */
 void pd_sym_prefetch(pd_symbolizer *s, int debug);
