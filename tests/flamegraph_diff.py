@@ -2,7 +2,8 @@
 """`perfdata flamegraph` against flamegraph.pl --hash (the FlameGraph
 script, FLAMEGRAPH, by default ../shared/tools/flamegraph/flamegraph.pl).
 
-For every profile given (files and directories of *.data) its folded
+For every profile given (files and directories of *.data, and *.data.xz
+unpacked: the system-wide fixtures) its folded
 stacks are made with `perfdata collapse --all --mark-inlined` (the marks
 flamegraph colours by), and for a set of hand-written folded texts that
 reach the layout's corners (fractional, zero and two-column counts, empty
@@ -28,6 +29,7 @@ tried again: tests/data takes those.
 
 Usage: flamegraph_diff.py PERFDATA [-v] [--quick] DIR_OR_FILE...
 """
+import lzma
 import os
 import re
 import shutil
@@ -58,6 +60,7 @@ CORNERS = {
     'wide': (''.join('root;f%03d;g 1\n' % i for i in range(300)) + 'root;big 9000\n', 0),
     'deep': (';'.join('f%d' % i for i in range(400)) + ' 7\n', 0),
     'no-trailing-newline': ('a;b 2\na;c 3', 0),
+    'huge-counts': ('a;b 4294967296\na;c 18446744073709551616\na;d 1' + '0' * 80 + '\n', 0),
 }
 # --diff: (before, after) folded texts
 DIFFS = {
@@ -240,6 +243,15 @@ def main(argv):
                 passed += 1
 
         inputs = [d for d in profiles(paths) if os.path.isdir(d) or os.path.getsize(d) < (64 << 20)]
+        # the system-wide fixtures, committed compressed (many processes, short-lived ones)
+        for p in paths:
+            for root, _, files in os.walk(p):
+                for n in sorted(files):
+                    if n.endswith('.data.xz') and os.path.getsize(os.path.join(root, n)) < (8 << 20):
+                        out = os.path.join(tmp, n[:-3])
+                        with lzma.open(os.path.join(root, n)) as src, open(out, 'wb') as dst:
+                            dst.write(src.read())
+                        inputs.append(out)
         for data in inputs:
             name = os.path.relpath(data)
             folded = os.path.join(tmp, 'profile.folded')

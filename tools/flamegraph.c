@@ -289,17 +289,19 @@ static int is_ws(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' ||
    length and the count's value */
 static int split_count(const char *p, size_t n, size_t *stack_n, double *value) {
     size_t k = n, i;
-    char num[64];
+    char small[64], *num;
     while (k > 0 && !is_ws((unsigned char)p[k - 1])) k--;
-    if (k == 0 || k == n || n - k >= sizeof num) return 0;
+    if (k == 0 || k == n) return 0;
     for (i = k; i < n && p[i] >= '0' && p[i] <= '9'; i++) continue;
     if (i == k) return 0;
     if (i < n && p[i] == '.')
         for (i++; i < n && p[i] >= '0' && p[i] <= '9'; i++) continue;
     if (i != n) return 0;
+    num = n - k < sizeof small ? small : (char *)grow(NULL, n - k + 1, 1); /* any length, as Perl reads it */
     memcpy(num, p + k, n - k);
     num[n - k] = 0;
     *value = strtod(num, NULL);
+    if (num != small) free(num);
     *stack_n = k - 1;
     return 1;
 }
@@ -1045,7 +1047,7 @@ static int write_svg(fg *g, const fg_opts *o, FILE *out) {
         const fg_node *e = v[i];
         double etime = !e->fn && !e->depth ? g->time : e->etime;
         double x1 = (double)xpad + e->stime * wpt, x2 = (double)xpad + etime * wpt, y1, y2, pct;
-        char samples[64], samples_txt[96], fill[48];
+        char samples[400], samples_txt[560], fill[48]; /* %.0f of a double: up to 309 digits */
         size_t name_n = e->fn, chars;
         if (!o->inverted) {
             y1 = (double)(height - ypad2 - ((long)e->depth + 1) * fh + framepad);
