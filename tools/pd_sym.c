@@ -1099,13 +1099,16 @@ int pd_sym_cfi(pd_symbolizer *s, pd_state *st, pd_thread *t, uint64_t pc, pd_cfi
         pd_nomem();
     e = &s->cfi_cache[(size_t)(((pc ^ gen * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull) >> (64 - PD_CFI_CACHE_BITS))];
     if (e->gen == gen && e->pc == pc) {
-        if (e->found == 1) {
-            memset(row, 0, sizeof *row);
+        if (e->found == 1) { /* the rules outside the mask are left as they are: they read as none */
+            row->ruled = PD_CFI_RULED;
             row->cfa = e->cfa;
             row->ra = e->ra;
             row->signal = e->signal;
             row->ra_signed = e->ra_signed;
-            for (i = 0; i < e->n; i++) row->reg[e->regno[i]] = e->rule[i];
+            for (i = 0; i < e->n; i++) {
+                row->reg[e->regno[i]] = e->rule[i];
+                row->ruled |= (uint64_t)1 << e->regno[i];
+            }
         }
         return e->found;
     }
@@ -1114,7 +1117,7 @@ int pd_sym_cfi(pd_symbolizer *s, pd_state *st, pd_thread *t, uint64_t pc, pd_cfi
     e->gen = 0; /* until filled */
     if (found == 1) {
         for (i = n = 0; i < PD_CFI_REGS; i++) {
-            if (row->reg[i].kind == PD_RULE_NONE) continue;
+            if (pd_cfi_kind(row, i) == PD_RULE_NONE) continue;
             if (n == PD_CFI_CACHE_RULES || row->ra > 255) return found;
             e->regno[n] = (unsigned char)i;
             e->rule[n++] = row->reg[i];

@@ -745,6 +745,12 @@ int pd_cfi_find(const pd_cfi *c, uint64_t pc, pd_cfi_row *row) {
         rc = c->index ? from_index(c, 1, pc, row)
                       : scan(c->debug_frame, c->debug_frame_n, 0, c->big_endian, c->addr_size, 0, pc, row);
     if (rc == 0 && c->arm_exidx && c->arm_exidx_n) rc = from_exidx(c, pc, row);
+    if (rc == 1) {
+        unsigned i;
+        row->ruled = PD_CFI_RULED;
+        for (i = 0; i < PD_CFI_REGS; i++)
+            if (row->reg[i].kind != PD_RULE_NONE) row->ruled |= (uint64_t)1 << i;
+    }
     return rc;
 }
 
@@ -873,7 +879,7 @@ static int eval(const unsigned char *p, size_t n, const pd_unwind_regs *regs, co
 
 int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned pc_reg, unsigned sp_reg,
                    const pd_unwind_stack *stack) {
-    uint64_t cfa, ruled = 0, valid, nv[PD_CFI_REGS];
+    uint64_t cfa, ruled = 0, maybe, valid, nv[PD_CFI_REGS];
     unsigned i;
     if (row->cfa.kind == PD_RULE_CFA_REGISTER) {
         if (row->cfa.reg >= PD_CFI_REGS || !((regs->valid >> row->cfa.reg) & 1)) return -1;
@@ -886,16 +892,18 @@ int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned pc_reg,
     /* no rule for the return address: where it is the pc's column (x86-64)
        the stack ends; where it is a register (aarch64's x30, arm's r14),
        the callee has not moved it yet, and it is read below */
-    if (row->ra >= PD_CFI_REGS || row->reg[row->ra].kind == PD_RULE_UNDEFINED ||
-        (row->reg[row->ra].kind == PD_RULE_NONE && row->ra == pc_reg))
+    if (row->ra >= PD_CFI_REGS || pd_cfi_kind(row, row->ra) == PD_RULE_UNDEFINED ||
+        (pd_cfi_kind(row, row->ra) == PD_RULE_NONE && row->ra == pc_reg))
         return 0;
     /* registers without a rule (or the same-value rule) keep the callee's
        value; the others are computed from the callee's registers first,
-       then stored together */
-    for (i = 0; i < PD_CFI_REGS; i++)
-        if (row->reg[i].kind != PD_RULE_NONE && row->reg[i].kind != PD_RULE_SAME) ruled |= (uint64_t)1 << i;
+       then stored together (only the row's mask is looked at) */
+    maybe = row->ruled & PD_CFI_RULED ? row->ruled & ~PD_CFI_RULED : ((uint64_t)1 << PD_CFI_REGS) - 1;
+    for (i = 0; maybe >> i; i++)
+        if ((maybe >> i & 1) && row->reg[i].kind != PD_RULE_NONE && row->reg[i].kind != PD_RULE_SAME)
+            ruled |= (uint64_t)1 << i;
     valid = regs->valid & ~ruled;
-    for (i = 0; i < PD_CFI_REGS; i++) {
+    for (i = 0; ruled >> i; i++) {
         const pd_cfi_rule *x = &row->reg[i];
         uint64_t v, at;
         if (!((ruled >> i) & 1)) continue;
@@ -928,7 +936,7 @@ int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned pc_reg,
         valid |= (uint64_t)1 << i;
     }
     if (!((valid >> row->ra) & 1) && row->ra != sp_reg) return -1;
-    for (i = 0; i < PD_CFI_REGS; i++)
+    for (i = 0; (ruled & valid) >> i; i++)
         if ((ruled & valid) >> i & 1) regs->v[i] = nv[i];
     if (sp_reg < PD_CFI_REGS) {
         regs->v[sp_reg] = cfa;
@@ -977,7 +985,7 @@ size_t pd_unwind(const pd_unwind_regs *start, unsigned pc_reg, unsigned sp_reg, 
             unsigned char kind;
             if (rc != 1) break;
             /* libunwind: an undefined frame pointer ends the stack too */
-            if (perf && sp_reg == 7 && row.reg[6].kind == PD_RULE_UNDEFINED) break;
+            if (perf && sp_reg == 7 && pd_cfi_kind(&row, 6) == PD_RULE_UNDEFINED) break;
             ra = regs.v[row.ra];
             if (arm) ra &= ~(uint64_t)1; /* the Thumb bit */
             cfa = regs.v[sp_reg];
@@ -986,7 +994,7 @@ size_t pd_unwind(const pd_unwind_regs *start, unsigned pc_reg, unsigned sp_reg, 
             if (!perf && cfa == prev_cfa) {
                 /* a leaf whose return address is still in a register (not
                    the pc's column) shares its caller's CFA: once in a row */
-                kind = row.reg[row.ra].kind;
+                kind = (unsigned char)pd_cfi_kind(&row, row.ra);
                 if (pc_reg == row.ra || !grew ||
                     (kind != PD_RULE_NONE && kind != PD_RULE_SAME && kind != PD_RULE_REGISTER))
                     break;

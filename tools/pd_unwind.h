@@ -82,12 +82,25 @@ typedef struct pd_cfi_rule {
 typedef struct pd_cfi_row {
     pd_cfi_rule cfa;
     pd_cfi_rule reg[PD_CFI_REGS];
+    uint64_t ruled;             /* with PD_CFI_RULED: bit i set where reg[i] may have a rule;
+                                   the other entries read as PD_RULE_NONE whatever they hold
+                                   (pd_cfi_find sets it). 0: every entry is as it is (a row
+                                   made by hand) */
     unsigned ra;                /* the return address column */
     int signal;                 /* the CIE's 'S': a signal frame (its pc is not a return address) */
     int ra_signed;              /* aarch64: the return address carries a pointer authentication
                                    code (DW_CFA_AARCH64_negate_ra_state, 0x2d, seen an odd number
                                    of times); pd_unwind_step strips it */
 } pd_cfi_row;
+
+#define PD_CFI_RULED ((uint64_t)1 << 63)
+
+/* The kind of register i's rule in row (PD_RULE_NONE past the registers
+   kept, or outside the row's mask). */
+static inline unsigned pd_cfi_kind(const pd_cfi_row *row, unsigned i) {
+    if (i >= PD_CFI_REGS || ((row->ruled & PD_CFI_RULED) && !((row->ruled >> i) & 1))) return PD_RULE_NONE;
+    return row->reg[i].kind;
+}
 
 /* An FDE's place in an object's index (pd_cfi_index). */
 typedef struct pd_cfi_fde {
