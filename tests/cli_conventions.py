@@ -106,6 +106,29 @@ def conventions(tool):
             rc, out, err = run([os.path.abspath(tool), cmd], cwd=tmp)
             rc2, ref2, _ = run([os.path.abspath(tool), cmd, 'perf.data'], cwd=tmp)
             check(f'{cmd} without FILE reads ./perf.data', rc == 0 and out == ref2, err)
+    # diff takes two inputs (tests/diff_diff.py checks their defaults)
+    other = os.path.join(DATA, 'tasks.data')
+    rc, out, err = run([tool, 'diff', '--bogus', data, other])
+    check('diff --bogus: exit 2, says so, then its usage',
+          rc == 2 and "unknown option '--bogus'" in err and 'usage: perfdata diff' in err and not out, err)
+    for h in ('-h', '--help'):
+        rc, out, err = run([tool, 'diff', h])
+        check(f'diff {h}', rc == 0 and out.startswith('usage: perfdata diff') and '[OLD] [NEW]' in out and not err,
+              out + err)
+    rc, usage, _ = run([tool, 'diff', '--help'])
+    section, own = synopsis(top, '  diff '), synopsis(usage, 'usage: perfdata diff ')
+    for opt in sorted(options_of(usage) - {'--help', '--input'}):
+        check(f'diff {opt} in the top-level synopsis', f'[{opt}' in section, section)
+        check(f'diff {opt} in its own synopsis', f'[{opt}' in own, own)
+    rc, ref, err = run([tool, 'diff', data, other])
+    check('diff OLD NEW', rc == 0 and ref.startswith("# Event '"), err)
+    for form in (['-i', data, other], ['--', data, other], [f'--input={data}', other]):
+        rc, out, err = run([tool, 'diff'] + form)
+        check(f'diff {" ".join(form)}', rc == 0 and out == ref, err)
+    rc, ref, _ = run([tool, 'diff', '-c', 'delta', data, other])
+    for form in (['--compute', 'delta'], ['--compute=delta'], ['-cdelta']):
+        rc, out, err = run([tool, 'diff'] + form + [data, other])
+        check(f'diff {" ".join(form)}', rc == 0 and out == ref and '  Delta  ' in out, err)
     # '-' is standard input; and a pipe on standard input is the default
     pipe = os.path.join(DATA, 'pipe.data')
     rc, ref, _ = run([tool, 'dump', pipe])

@@ -65,6 +65,7 @@ COMMANDS = [
     ('report --sort pid', ['report', '--sort', 'pid', '--no-branch-stack']),
     ('report --sort dso,sym', ['report', '--sort', 'dso,sym', '--no-branch-stack']),
     ('report --csv', ['report', '--csv', '{csv}', '--no-branch-stack']),
+    ('diff', ['diff', '{input}']),    # the input against itself
     ('collapse', ['collapse']),
     ('collapse --kernel', ['collapse', '--kernel']),
     ('flamegraph', ['flamegraph']),
@@ -322,7 +323,7 @@ def run_commands(binary, name, path, workdir, tally, hard_timeout, env=None, add
     for label, args in COMMANDS:
         csv = os.path.join(workdir, 'csv')
         shutil.rmtree(csv, ignore_errors=True)
-        cmd = [binary] + [a.replace('{csv}', csv) for a in args] + [path]
+        cmd = [binary] + [a.replace('{csv}', csv).replace('{input}', path) for a in args] + [path]
         o = run_limited(cmd, hard_timeout, env=env, address_space=address_space, kill_rss=kill_rss, cwd=workdir)
         probs = problems_of(o, time_limit, rss_limit)
         tally.add(not probs)

@@ -198,6 +198,12 @@ else
     skip "flamegraph = flamegraph.pl --hash on ../shared/corpus" "no $CORPUS"
 fi
 count "collapse --kernel and stat --csv on tests/data (ASan build): exit 0, nothing from the sanitizers" sh -c "for f in tests/data/*.data; do build/asan/perfdata collapse --kernel \$f > /dev/null 2> $B/asan-err.txt && build/asan/perfdata stat --csv $B \$f > /dev/null 2>> $B/asan-err.txt || { echo \"\$f: exit status \$?\"; cat $B/asan-err.txt; exit 1; }; if grep -E 'runtime error|Sanitizer|ERROR: ' $B/asan-err.txt; then echo \"\$f: sanitizer output\"; exit 1; fi; done"
+count "diff = perf diff (live), byte for byte: every pair of the workload fixtures, the system-wide ones (pipes through their file-mode twins); the command line (ASan build)" python3 tests/diff_diff.py build/asan/perfdata
+if [ -d "$CORPUS" ]; then
+    count "diff = perf diff (live) on ../shared/corpus/recorded, each profile against the next" python3 tests/diff_diff.py build/perfdata --corpus "$CORPUS"
+else
+    skip "diff = perf diff (live) on ../shared/corpus/recorded, each profile against the next" "no $CORPUS"
+fi
 count "report and collapse = perf report, perf script | stackcollapse-perf.pl (live) on system-wide profiles (ASan build)" python3 tests/profile_diff.py build/asan/perfdata tests/data/sys-g.data.xz tests/data/sys-pipe.data.xz tests/data/sys-inject.data.xz
 count "cut files: every command reads up to the cut, dump prints the whole records (ASan build)" python3 tests/cut_test.py build/asan/perfdata tests/data/*.data
 count "script = perf script on tests/data, byte for byte; big-endian twins print the same; stackcollapse-perf.pl of script = collapse" python3 tests/script_diff.py build/perfdata --collapse --expect tests/expected/script-data.txt tests/data

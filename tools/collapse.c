@@ -534,7 +534,7 @@ const pd_command pd_collapse_command = {
     "collapse", "folded stacks for flame graphs",
     "  Folded stacks (comm;outer;...;inner count) for flamegraph.pl, inferno, speedscope, of one\n"
     "  event. The filters drop a sample by its own address; --percent-limit leaves out stacks\n"
-    "  under N% of the folded total.\n", pd_collapse_tables};
+    "  under N% of the folded total.\n", pd_collapse_tables, NULL};
 
 typedef struct collapse_args {
     collapse_ctx *c;

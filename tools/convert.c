@@ -325,7 +325,7 @@ const pd_command pd_convert_command = {
     "convert", "the profile written again: file or pipe, byte order, decompressed",
     "  Writes the profile again with perfdata.h's writer: as a file or a pipe stream (default: as the\n"
     "  input is), in either byte order, with compressed chunks written out plainly on request. A\n"
-    "  perf record --threads directory becomes one stream, its records in perf's delivery order.\n", convert_tables};
+    "  perf record --threads directory becomes one stream, its records in perf's delivery order.\n", convert_tables, NULL};
 
 typedef struct convert_args { const char *output; int mode, endian, decompress; } convert_args;
 

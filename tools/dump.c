@@ -662,7 +662,7 @@ static const pd_opt dump_opts[] = {
 static const pd_opt *const dump_tables[] = {dump_opts, pd_ratio_opts, pd_queue_opts, NULL};
 const pd_command pd_dump_command = {
     "dump", "every record, as `perf report -D` prints it",
-    "  Prints every record in file order as `perf report -D` does.\n", dump_tables};
+    "  Prints every record in file order as `perf report -D` does.\n", dump_tables, NULL};
 
 typedef struct dump_args { dump_ctx *d; int ordered, no_decompress; } dump_args;
 

@@ -73,7 +73,7 @@ const pd_command pd_flamegraph_command = {
     "  folded stacks (collapse's options choose them), or of folded text (--folded; standard\n"
     "  input when FILE is '-'), laid out as flamegraph.pl lays it out. Writes the SVG to\n"
     "  standard output: perfdata flamegraph perf.data > profile.svg\n",
-    flamegraph_tables};
+    flamegraph_tables, NULL};
 
 typedef struct fg_opts {
     const char *title, *subtitle, *countname;

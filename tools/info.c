@@ -926,7 +926,7 @@ static const pd_opt info_opts[] = {
 static const pd_opt *const info_tables[] = {info_opts, pd_ratio_opts, NULL};
 const pd_command pd_info_command = {
     "info", "the header and feature sections, as `perf report --header-only -I`",
-    "  Prints the header and every feature as `perf report --header-only -I` does.\n", info_tables};
+    "  Prints the header and every feature as `perf report --header-only -I` does.\n", info_tables, NULL};
 
 static int info_option(void *ctx, int id, const char *value) {
     (void)value;

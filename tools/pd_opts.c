@@ -105,41 +105,39 @@ static int usage_error(const pd_command *cmd) {
     return PD_EXIT_USAGE;
 }
 
+/* An input named (a bare argument or -i): kept in inputs, at most max. */
+static int take_input(const pd_command *cmd, const char *value, const char **inputs, int max, int *n) {
+    if (*n == max) {
+        if (max == 1) fprintf(stderr, "perfdata %s: more than one input ('%s' and '%s')\n", cmd->name, inputs[0], value);
+        else fprintf(stderr, "perfdata %s: more than %d inputs ('%s')\n", cmd->name, max, value);
+        return usage_error(cmd);
+    }
+    inputs[(*n)++] = value;
+    return -1;
+}
+
 /* One option with its value (NULL for a flag): the input, help, or the
    subcommand's handler. Returns -1 to go on, else the exit status. */
 static int take(const pd_command *cmd, const pd_opt *o, const char *value, pd_opt_handler fn, void *ctx,
-                const char **input, int *have_input) {
+                const char **inputs, int max, int *n) {
     if (o->id == OPT_HELP) {
         pd_opts_usage(cmd, stdout);
         return PD_EXIT_OK;
     }
-    if (o->id == OPT_INPUT) {
-        if (*have_input) {
-            fprintf(stderr, "perfdata %s: more than one input ('%s' and '%s')\n", cmd->name, *input, value);
-            return usage_error(cmd);
-        }
-        *input = value;
-        *have_input = 1;
-        return -1;
-    }
+    if (o->id == OPT_INPUT) return take_input(cmd, value, inputs, max, n);
     if (o->id == OPT_MAX_RATIO || o->id == OPT_QUEUE_SIZE || o->id == OPT_JOBS) return take_limit(cmd, o, value) != 0 ? usage_error(cmd) : -1;
     if (fn(ctx, o->id, value) != 0) return usage_error(cmd);
     return -1;
 }
 
-int pd_opts_parse(const pd_command *cmd, int argc, char **argv, pd_opt_handler fn, void *ctx, const char **input) {
-    int i, have_input = 0, options_end = 0, rc;
-    struct stat st;
-    *input = NULL;
+int pd_opts_parse_inputs(const pd_command *cmd, int argc, char **argv, pd_opt_handler fn, void *ctx,
+                         const char **inputs, int max, int *n) {
+    int i, options_end = 0, rc;
+    *n = 0;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (options_end || a[0] != '-' || !a[1]) { /* a bare argument; "-" is standard input */
-            if (have_input) {
-                fprintf(stderr, "perfdata %s: more than one input ('%s' and '%s')\n", cmd->name, *input, a);
-                return usage_error(cmd);
-            }
-            *input = a;
-            have_input = 1;
+            if ((rc = take_input(cmd, a, inputs, max, n)) >= 0) return rc;
         } else if (a[1] == '-' && !a[2]) {
             options_end = 1;
         } else if (a[1] == '-') {
@@ -162,7 +160,7 @@ int pd_opts_parse(const pd_command *cmd, int argc, char **argv, pd_opt_handler f
                 }
                 value = argv[++i];
             }
-            if ((rc = take(cmd, o, value, fn, ctx, input, &have_input)) >= 0) return rc;
+            if ((rc = take(cmd, o, value, fn, ctx, inputs, max, n)) >= 0) return rc;
         } else {
             const char *p;
             for (p = a + 1; *p; p++) { /* grouped short options: -nv, -iFILE, -i FILE */
@@ -180,12 +178,19 @@ int pd_opts_parse(const pd_command *cmd, int argc, char **argv, pd_opt_handler f
                         return usage_error(cmd);
                     }
                 }
-                if ((rc = take(cmd, o, value, fn, ctx, input, &have_input)) >= 0) return rc;
+                if ((rc = take(cmd, o, value, fn, ctx, inputs, max, n)) >= 0) return rc;
                 if (value) break;
             }
         }
     }
-    if (!have_input) /* as perf: a pipe on standard input, else ./perf.data */
+    return -1;
+}
+
+int pd_opts_parse(const pd_command *cmd, int argc, char **argv, pd_opt_handler fn, void *ctx, const char **input) {
+    struct stat st;
+    int n, rc = pd_opts_parse_inputs(cmd, argc, argv, fn, ctx, input, 1, &n);
+    if (rc >= 0) return rc;
+    if (!n) /* as perf: a pipe on standard input, else ./perf.data */
         *input = fstat(STDIN_FILENO, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
     return -1;
 }
@@ -203,6 +208,7 @@ void pd_opts_synopsis(const pd_command *cmd, FILE *to, int indent, int width) {
     const pd_opt *const *t;
     const pd_opt *o;
     char buf[128];
+    const char *operands;
     int col = indent;
     for (t = cmd->tables; t && *t; t++)
         for (o = *t; o->long_name; o++) {
@@ -215,8 +221,9 @@ void pd_opts_synopsis(const pd_command *cmd, FILE *to, int indent, int width) {
             fputs(buf, to);
             col += n;
         }
-    if (col > indent && col + 7 > width) { fprintf(to, "\n%*s", indent, ""); col = indent; }
-    fprintf(to, "%s[FILE]\n", col > indent ? " " : "");
+    operands = cmd->operands ? cmd->operands : "[FILE]";
+    if (col > indent && col + 1 + (int)strlen(operands) > width) { fprintf(to, "\n%*s", indent, ""); col = indent; }
+    fprintf(to, "%s%s\n", col > indent ? " " : "", operands);
 }
 
 static void opt_help(const pd_opt *o, FILE *to) {

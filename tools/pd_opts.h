@@ -28,6 +28,7 @@ typedef struct pd_command {
     const char *summary;            /* one line, for `perfdata --help` */
     const char *description;        /* the subcommand's usage text, after its synopsis */
     const pd_opt *const *tables;    /* NULL-terminated; pd_opts_common is added */
+    const char *operands;           /* the synopsis of its bare arguments; NULL: "[FILE]" */
 } pd_command;
 
 /* Called for each option given, in order; value is NULL for a flag.
@@ -38,6 +39,11 @@ typedef int (*pd_opt_handler)(void *ctx, int id, const char *value);
    when the command should run, with *input set; else the exit status
    (0 after --help, 2 after a usage error). */
 int pd_opts_parse(const pd_command *cmd, int argc, char **argv, pd_opt_handler fn, void *ctx, const char **input);
+
+/* The same for a command of several inputs: the bare arguments (and -i
+   values) in inputs, at most max, *n of them; no default is filled in. */
+int pd_opts_parse_inputs(const pd_command *cmd, int argc, char **argv, pd_opt_handler fn, void *ctx,
+                         const char **inputs, int max, int *n);
 
 void pd_opts_usage(const pd_command *cmd, FILE *to);
 /* "[--raw] [--type T,...] [FILE]" wrapped at `width`, each line after the

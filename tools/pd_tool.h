@@ -88,10 +88,11 @@ uint64_t *pd_read_last(pd_read_ids *r, uint64_t id);
    from the subcommand's name on; returns a PD_EXIT_ status. */
 struct pd_command;
 extern const struct pd_command pd_dump_command, pd_info_command, pd_report_command, pd_collapse_command, pd_flamegraph_command,
-    pd_stat_command, pd_script_command, pd_convert_command;
+    pd_stat_command, pd_script_command, pd_convert_command, pd_diff_command;
 int pd_cmd_dump(int argc, char **argv);
 int pd_cmd_info(int argc, char **argv);
 int pd_cmd_report(int argc, char **argv);
+int pd_cmd_diff(int argc, char **argv);
 int pd_cmd_collapse(int argc, char **argv);
 int pd_cmd_flamegraph(int argc, char **argv);
 /* collapse for a command built on it (flamegraph): cmd's tables hold

@@ -19,6 +19,7 @@ static const struct {
     {&pd_dump_command, pd_cmd_dump},
     {&pd_info_command, pd_cmd_info},
     {&pd_report_command, pd_cmd_report},
+    {&pd_diff_command, pd_cmd_diff},
     {&pd_collapse_command, pd_cmd_collapse},
     {&pd_flamegraph_command, pd_cmd_flamegraph},
     {&pd_script_command, pd_cmd_script},

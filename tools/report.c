@@ -1025,10 +1025,11 @@ const pd_command pd_report_command = {
     "report", "the flat profile of `perf report --stdio`, with symbols",
     "  The flat profile of `perf report --stdio --no-children`: overhead by period per event.\n"
     "  As in perf, --comm, --pid, --tid, --dso and --sym hide entries (the percentages stay\n"
-    "  of the whole event), --cpu and --time drop samples (the totals change).\n", report_tables};
+    "  of the whole event), --cpu and --time drop samples (the totals change).\n", report_tables, NULL};
 
 typedef struct report_args {
     report_ctx *r;
+    const char *who;                /* the command, for messages */
     const char *sort, *kallsyms, *symfs, *symdir;
     int verbose;
     int branch;                     /* 1: -b, 0: --no-branch-stack, -1: as perf decides */
@@ -1053,6 +1054,65 @@ static int report_option(void *ctx, int id, const char *value) {
     return 0;
 }
 
+/* Opens path for r (a session of its own, s), the state, the symbols
+   and the per-event tables as the options say. 0, or nonzero after saying
+   why on stderr (nothing is left open). */
+static int report_open(report_ctx *r, pd_session *s, const char *path, const report_args *a) {
+    size_t i;
+    if (pd_session_open_flags(s, path, PERFDATA_READ_ORDERED) != 0) return 1;
+    if (pd_filter_prepare(&r->filter, s->file, a->who) != 0) {
+        pd_session_close(s);
+        return 1;
+    }
+    r->s = s;
+    pd_state_init(&r->st);
+    r->st.keep_exited = r->csv_dir != NULL; /* processes.csv lists every process's maps */
+    pd_sym_init(&r->sym, s->file);
+    r->sym.kallsyms_path = a->kallsyms;
+    r->sym.search.symfs = a->symfs;
+    r->sym.search.symdir = a->symdir;
+    r->sym.verbose = a->verbose;
+    r->nev = s->nev_cap;
+    r->ev_period = calloc(r->nev, sizeof *r->ev_period);
+    r->root = malloc(r->nev * sizeof *r->root);
+    if (!r->root) pd_nomem();
+    for (i = 0; i < r->nev; i++) r->root[i] = NIL;
+    r->ev_samples = calloc(r->nev, sizeof *r->ev_samples);
+    r->leader = malloc(r->nev * sizeof *r->leader);
+    r->members = calloc(r->nev, sizeof *r->members);
+    r->group_name = calloc(r->nev, sizeof *r->group_name);
+    if (!r->ev_period || !r->ev_samples || !r->leader || !r->members || !r->group_name) pd_nomem();
+    for (i = 0; i < r->nev; i++) r->leader[i] = -1;
+    {
+        perfdata_view sec;
+        if (perfdata_feature_section(s->file, PERFDATA_FEAT_GROUP_DESC, &sec, NULL) == PERFDATA_OK)
+            add_groups(r, sec, (s->file->flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
+    }
+    return 0;
+}
+
+/* Frees what report_open made, the session included. */
+static void report_close(report_ctx *r) {
+    size_t i;
+    free(r->procs);
+    free(r->proc_slots);
+    for (i = 0; i < r->n; i++) free(r->v[i].pairs);
+    for (i = 0; i < r->nev; i++) free(r->group_name[i]);
+    free(r->leader);
+    free(r->members);
+    free(r->group_name);
+    free(r->v);
+    free(r->recent);
+    free(r->root);
+    free(r->read_ids.v);
+    free(r->ev_period);
+    free(r->ev_samples);
+    pd_sym_free(&r->sym);
+    pd_state_free(&r->st);
+    pd_filter_free(&r->filter);
+    pd_session_close(r->s);
+}
+
 int pd_cmd_report(int argc, char **argv) {
     static report_ctx r;
     pd_session s;
@@ -1061,7 +1121,7 @@ int pd_cmd_report(int argc, char **argv) {
     size_t i, n = 0, ev;
     int rc, verbose;
     char elided[1024];
-    report_args args = {&r, NULL, NULL, NULL, NULL, 0, -1};
+    report_args args = {&r, "report", NULL, NULL, NULL, NULL, 0, -1};
     memset(&r, 0, sizeof r); /* static for its size; a second run starts afresh */
     if ((rc = pd_opts_parse(&pd_report_command, argc, argv, report_option, &args, &path)) >= 0) return rc;
     sort = args.sort; kallsyms = args.kallsyms; symfs = args.symfs; symdir = args.symdir; verbose = args.verbose;
@@ -1080,36 +1140,10 @@ int pd_cmd_report(int argc, char **argv) {
     if (!sort) sort = "comm,dso,sym";
     if (parse_sort(&r, sort)) { pd_opts_usage(&pd_report_command, stderr); return PD_EXIT_USAGE; }
     if (r.csv_dir && pd_make_dir(r.csv_dir, "report") != 0) return PD_EXIT_ERROR;
-    if (pd_session_open_flags(&s, path, PERFDATA_READ_ORDERED) != 0) return 1;
-    if (pd_filter_prepare(&r.filter, s.file, "report") != 0) { pd_session_close(&s); return PD_EXIT_ERROR; }
+    if (report_open(&r, &s, path, &args) != 0) return PD_EXIT_ERROR;
     if (r.csv_dir && !(r.overview = csv_open(r.csv_dir, "overview.csv"))) {
-        pd_filter_free(&r.filter);
-        pd_session_close(&s);
+        report_close(&r);
         return PD_EXIT_ERROR;
-    }
-    r.s = &s;
-    pd_state_init(&r.st);
-    r.st.keep_exited = r.csv_dir != NULL; /* processes.csv lists every process's maps */
-    pd_sym_init(&r.sym, s.file);
-    r.sym.kallsyms_path = kallsyms;
-    r.sym.search.symfs = symfs;
-    r.sym.search.symdir = symdir;
-    r.sym.verbose = verbose;
-    r.nev = s.nev_cap;
-    r.ev_period = calloc(r.nev, sizeof *r.ev_period);
-    r.root = malloc(r.nev * sizeof *r.root);
-    if (!r.root) pd_nomem();
-    for (i = 0; i < r.nev; i++) r.root[i] = NIL;
-    r.ev_samples = calloc(r.nev, sizeof *r.ev_samples);
-    r.leader = malloc(r.nev * sizeof *r.leader);
-    r.members = calloc(r.nev, sizeof *r.members);
-    r.group_name = calloc(r.nev, sizeof *r.group_name);
-    if (!r.ev_period || !r.ev_samples || !r.leader || !r.members || !r.group_name) pd_nomem();
-    for (i = 0; i < r.nev; i++) r.leader[i] = -1;
-    {
-        perfdata_view sec;
-        if (perfdata_feature_section(s.file, PERFDATA_FEAT_GROUP_DESC, &sec, NULL) == PERFDATA_OK)
-            add_groups(&r, sec, (s.file->flags & PERFDATA_FILE_BIG_ENDIAN) != 0);
     }
     if (r.overview) fprintf(r.overview, "nr,time,offset,type,name,pid,tid,cpu,info\n");
     rc = pd_session_walk_ordered(&s, on_record, &r);
@@ -1145,22 +1179,263 @@ int pd_cmd_report(int argc, char **argv) {
     if (r.sym.partial) s.partial = 1;
     rc = pd_session_finish(&s, rc);
     free(sorted);
-    free(r.procs);
-    free(r.proc_slots);
-    for (i = 0; i < r.n; i++) free(r.v[i].pairs);
-    for (i = 0; i < r.nev; i++) free(r.group_name[i]);
-    free(r.leader);
-    free(r.members);
-    free(r.group_name);
-    free(r.v);
-    free(r.recent);
-    free(r.root);
-    free(r.read_ids.v);
-    free(r.ev_period);
-    free(r.ev_samples);
-    pd_sym_free(&r.sym);
-    pd_state_free(&r.st);
-    pd_filter_free(&r.filter);
-    pd_session_close(&s);
+    report_close(&r);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ diff */
+
+/* perf diff: each file's rows by object and symbol (perf's hists with the
+   keys dso,sym, then collapsed by name: perf diff sets the symbol key's
+   collapse to the name comparison), a baseline event's rows paired with
+   those of the other file's first event of the same type and config. */
+typedef struct diff_row {
+    const entry *a, *b;             /* the first row of each side in its tree's order: what is shown */
+    uint64_t pa, pb;                /* the periods of each side's rows of this name */
+    double delta;                   /* pb of B's total less pa of A's, in percent */
+    size_t seq;
+} diff_row;
+
+enum { DIFF_DELTA_ABS, DIFF_DELTA };
+static int g_compute;
+
+/* perf's collapse of the symbol key: the object's short name (an address
+   with no map: [unknown], equal to any other), then the symbol's name (an
+   unresolved address: equal to any other in the object) */
+static int name_cmp(const entry *x, const entry *y) {
+    int c;
+    if (x->mapped != y->mapped) return x->mapped ? -1 : 1;
+    if (x->mapped && x->dso != y->dso && (c = strcmp(x->dso, y->dso)) != 0) return c;
+    if (!x->sym != !y->sym) return x->sym ? -1 : 1;
+    if (x->sym && x->sym != y->sym && (c = strcmp(x->sym, y->sym)) != 0) return c;
+    return 0;
+}
+
+static int by_name_then_seq(const void *pa, const void *pb) {
+    const entry *x = *(const entry *const *)pa, *y = *(const entry *const *)pb;
+    int c = name_cmp(x, y);
+    if (c) return c;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* An event's rows, one per name (the first in the tree's order stands for
+   its name, with their periods summed into *period), sorted by name. */
+static size_t named_rows(report_ctx *r, long ev, const entry **out, uint64_t *period, size_t *order) {
+    size_t n = ev >= 0 && (size_t)ev < r->nev ? in_order(r->v, r->root[ev], order) : 0, i, k = 0;
+    const entry **all = (const entry **)malloc((n ? n : 1) * sizeof *all);
+    if (!all) pd_nomem();
+    for (i = 0; i < n; i++) {
+        r->v[order[i]].seq = i;
+        all[i] = &r->v[order[i]];
+    }
+    qsort(all, n, sizeof *all, by_name_then_seq);
+    for (i = 0; i < n; i++) {
+        if (all[i]->hidden) continue; /* guest samples: in the total, in no row */
+        if (k && !name_cmp(out[k - 1], all[i])) {
+            period[k - 1] += all[i]->period;
+            continue;
+        }
+        out[k] = all[i];
+        period[k++] = all[i]->period;
+    }
+    free(all);
+    return k;
+}
+
+/* perf diff's output order: rows with a pair (in the new file) first; by
+   the delta (its absolute value by default), larger first; then the
+   baseline's period; then object and symbol names (no map, no symbol
+   last). */
+static int by_delta(const void *pa, const void *pb) {
+    const diff_row *x = (const diff_row *)pa, *y = (const diff_row *)pb;
+    const entry *ex = x->a ? x->a : x->b, *ey = y->a ? y->a : y->b;
+    int c;
+    if (!x->b != !y->b) return x->b ? -1 : 1;
+    if (x->b) {
+        double dx = g_compute == DIFF_DELTA_ABS && x->delta < 0 ? -x->delta : x->delta;
+        double dy = g_compute == DIFF_DELTA_ABS && y->delta < 0 ? -y->delta : y->delta;
+        if (dx > dy) return -1;
+        if (dx < dy) return 1;
+    }
+    if (x->pa != y->pa) return x->pa > y->pa ? -1 : 1;
+    if (ex->mapped != ey->mapped) return ex->mapped ? -1 : 1;
+    if (ex->mapped && ex->dso != ey->dso && (c = strcmp(ex->dso, ey->dso)) != 0) return c;
+    if (!ex->sym != !ey->sym) return ex->sym ? -1 : 1;
+    if (ex->sym && ex->sym != ey->sym && (c = strcmp(ex->sym, ey->sym)) != 0) return c;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The other file's event of the same type and config (perf's
+   evsel__match): the first one, or -1. */
+static long matching_event(const perfdata_file *a, size_t ev, const perfdata_file *b) {
+    size_t i;
+    for (i = 0; i < b->nr_events; i++)
+        if (b->events[i].attr.type == a->events[ev].attr.type && b->events[i].attr.config == a->events[ev].attr.config)
+            return (long)i;
+    return -1;
+}
+
+static void print_diff_event(report_ctx *ra, report_ctx *rb, size_t ev, int first) {
+    long evb = matching_event(ra->s->file, ev, rb->s->file);
+    size_t na, nb, n = 0, i, j, dso_w = 13, sym_w = 6, len, *order;
+    size_t cap = (ra->n > rb->n ? ra->n : rb->n) + 1;
+    const entry **ea, **eb;
+    uint64_t *pa, *pb, tot_a = ev < ra->nev ? ra->ev_period[ev] : 0, tot_b = evb >= 0 ? rb->ev_period[evb] : 0;
+    diff_row *rows;
+    char name[1024], shown[1024], buf[1024];
+    const char *title = g_compute == DIFF_DELTA_ABS ? "Delta Abs" : "Delta";
+    int delta_w = g_compute == DIFF_DELTA_ABS ? 9 : 7;
+    ea = (const entry **)malloc(cap * sizeof *ea);
+    eb = (const entry **)malloc(cap * sizeof *eb);
+    pa = (uint64_t *)malloc(cap * sizeof *pa);
+    pb = (uint64_t *)malloc(cap * sizeof *pb);
+    order = (size_t *)malloc(cap * sizeof *order);
+    rows = (diff_row *)malloc(2 * cap * sizeof *rows);
+    if (!ea || !eb || !pa || !pb || !order || !rows) pd_nomem();
+    na = named_rows(ra, (long)ev, ea, pa, order);
+    nb = evb >= 0 ? named_rows(rb, evb, eb, pb, order) : 0;
+    /* both sorted by name: pair them as a merge does */
+    for (i = j = 0; i < na || j < nb;) {
+        int c = i == na ? 1 : j == nb ? -1 : name_cmp(ea[i], eb[j]);
+        diff_row *d = &rows[n];
+        memset(d, 0, sizeof *d);
+        if (c <= 0) { d->a = ea[i]; d->pa = pa[i]; }
+        if (c >= 0) { d->b = eb[j]; d->pb = pb[j]; }
+        /* the seq keeps the baseline's rows in its tree's order, then the new ones */
+        d->seq = c <= 0 ? ea[i]->seq : cap + eb[j]->seq;
+        if (c <= 0) i++;
+        if (c >= 0) j++;
+        if (d->b) d->delta = (double)d->pb * 100.0 / (double)tot_b - (double)d->pa * 100.0 / (double)tot_a;
+        n++;
+    }
+    qsort(rows, n, sizeof *rows, by_delta);
+    for (i = 0; i < n; i++) {
+        const entry *e = rows[i].a ? rows[i].a : rows[i].b;
+        if ((len = pd_text_width(e->dso)) > dso_w) dso_w = len;
+        sym_text(e, buf, sizeof buf);
+        if ((len = strlen(buf)) > sym_w) sym_w = len;
+        if (!e->sym && dso_w < 16) dso_w = 16; /* hists__set_unres_dso_col_len */
+    }
+    if (dso_w > PD_TEXT_CELL_MAX) dso_w = PD_TEXT_CELL_MAX;
+    if (sym_w > PD_TEXT_CELL_MAX) sym_w = PD_TEXT_CELL_MAX;
+    perfdata_event_name(ra->s->file, ev, name, sizeof name);
+    printf("%s# Event '%s'\n#\n", first ? "" : "\n", pd_escaped(shown, sizeof shown, name));
+    printf("# Baseline  %*s  %-*s  %-*s\n# ........  ", delta_w, title, (int)dso_w, "Shared Object", (int)sym_w, "Symbol");
+    for (i = 0; i < (size_t)delta_w; i++) putchar('.');
+    printf("  ");
+    for (i = 0; i < dso_w; i++) putchar('.');
+    printf("  ");
+    for (i = 0; i < sym_w; i++) putchar('.');
+    printf("\n#\n");
+    for (i = 0; i < n; i++) {
+        const diff_row *d = &rows[i];
+        const entry *e = d->a ? d->a : d->b;
+        if (d->a) printf("  %7.2f%%", 100.0 * (double)d->pa / (double)tot_a);
+        else printf("  %8s", "");
+        if (d->b) printf("  %+*.2f%%", delta_w - 1, d->delta);
+        else printf("  %*s", delta_w, "");
+        pd_text_cell(buf, sizeof buf, e->dso, (int)dso_w);
+        printf("  %-*s", (int)dso_w, buf);
+        sym_text(e, buf, sizeof buf);
+        printf("  %s\n", buf);
+    }
+    free(ea);
+    free(eb);
+    free(pa);
+    free(pb);
+    free(order);
+    free(rows);
+}
+
+enum { DIFF_COMPUTE = 1, DIFF_KALLSYMS, DIFF_SYMFS, DIFF_SYMDIR, DIFF_NO_DEMANGLE, DIFF_VERBOSE };
+
+static const pd_opt diff_opts[] = {
+    {'c', DIFF_COMPUTE, "compute", "METHOD", "delta-abs (the default: rows by the delta's size) or delta (by its value)"},
+    {0, DIFF_KALLSYMS, "kallsyms", "FILE", "kernel symbols (default /proc/kallsyms when recorded on this host)"},
+    {0, DIFF_SYMFS, "symfs", "DIR", "look for binaries under DIR first"},
+    {0, DIFF_SYMDIR, "symdir", "DIR", "any ELF below DIR with the recorded build id"},
+    {0, DIFF_NO_DEMANGLE, "no-demangle", NULL, "C++ and Rust names as the binary has them (perf's --no-demangle)"},
+    {'v', DIFF_VERBOSE, "verbose", NULL, "say which binaries and symbol tables were used"},
+    {0, 0, NULL, NULL, NULL},
+};
+static const pd_opt *const diff_tables[] = {diff_opts, pd_ratio_opts, pd_queue_opts, NULL};
+const pd_command pd_diff_command = {
+    "diff", "two profiles side by side, as `perf diff`",
+    "  The output of `perf diff OLD NEW`: per event of OLD (the baseline), each object and\n"
+    "  symbol's share of OLD's period and how much it grew or shrank in NEW, in percentage\n"
+    "  points, matched by name. One file: OLD is ./perf.data.old; none: also NEW is ./perf.data.\n",
+    diff_tables, "[OLD] [NEW]"};
+
+static int diff_option(void *ctx, int id, const char *value) {
+    report_args *a = (report_args *)ctx;
+    switch (id) {
+    case DIFF_COMPUTE:
+        if (!strcmp(value, "delta-abs")) g_compute = DIFF_DELTA_ABS;
+        else if (!strcmp(value, "delta")) g_compute = DIFF_DELTA;
+        else {
+            fprintf(stderr, "perfdata diff: --compute '%s': delta-abs or delta\n", value);
+            return 1;
+        }
+        break;
+    case DIFF_KALLSYMS: a->kallsyms = value; break;
+    case DIFF_SYMFS: a->symfs = value; break;
+    case DIFF_SYMDIR: a->symdir = value; break;
+    case DIFF_NO_DEMANGLE: pd_sym_demangle = 0; break;
+    case DIFF_VERBOSE: a->verbose = 1; break;
+    default: return 1;
+    }
+    return 0;
+}
+
+/* One side: the rows of path by dso,sym, in time order as report reads. */
+static int diff_load(report_ctx *r, pd_session *s, const char *path, report_args *a) {
+    int rc;
+    memset(r, 0, sizeof *r);
+    parse_sort(r, "dso,sym");
+    if (report_open(r, s, path, a) != 0) return -1;
+    rc = pd_session_walk_ordered(s, on_record, r);
+    if (r->sym.partial) s->partial = 1;
+    return rc;
+}
+
+int pd_cmd_diff(int argc, char **argv) {
+    report_ctx *ra, *rb;
+    pd_session sa, sb;
+    const char *inputs[2], *old_path, *new_path;
+    int n, rc, rc_b;
+    size_t ev;
+    report_args args = {NULL, "diff", NULL, NULL, NULL, NULL, 0, -1};
+    g_compute = DIFF_DELTA_ABS;
+    if ((rc = pd_opts_parse_inputs(&pd_diff_command, argc, argv, diff_option, &args, inputs, 2, &n)) >= 0) return rc;
+    old_path = n == 2 ? inputs[0] : "perf.data.old";
+    new_path = n == 2 ? inputs[1] : n == 1 ? inputs[0] : "perf.data";
+    if (!strcmp(old_path, "-") && !strcmp(new_path, "-")) {
+        fprintf(stderr, "perfdata diff: standard input can be only one of the two inputs\n");
+        return PD_EXIT_USAGE;
+    }
+    ra = (report_ctx *)malloc(sizeof *ra);
+    rb = (report_ctx *)malloc(sizeof *rb);
+    if (!ra || !rb) pd_nomem();
+    rc = diff_load(ra, &sa, old_path, &args);
+    if (rc < 0) {
+        free(ra);
+        free(rb);
+        return PD_EXIT_ERROR;
+    }
+    rc_b = diff_load(rb, &sb, new_path, &args);
+    if (rc_b < 0) {
+        report_close(ra);
+        free(ra);
+        free(rb);
+        return PD_EXIT_ERROR;
+    }
+    if (rc_b > rc) rc = rc_b;
+    for (ev = 0; ev < sa.file->nr_events; ev++) print_diff_event(ra, rb, ev, ev == 0);
+    rc = pd_session_finish(&sa, rc);
+    rc = pd_session_finish(&sb, rc);
+    report_close(ra);
+    report_close(rb);
+    free(ra);
+    free(rb);
     return rc;
 }

@@ -1518,7 +1518,7 @@ const pd_command pd_script_command = {
     "script", "each sample as a line of text, as perf script",
     "  Each sample as perf script prints it, in time order: the same default fields per kind of\n"
     "  event, -F lists, call chains a frame a line, tracepoint samples formatted by their own\n"
-    "  print format from the file's tracing data.\n", script_tables};
+    "  print format from the file's tracing data.\n", script_tables, NULL};
 
 typedef struct script_args { script_ctx *c; const char *kallsyms, *symfs, *symdir; } script_args;
 

@@ -169,7 +169,7 @@ static const pd_opt *const stat_tables[] = {stat_opts, pd_ratio_opts, NULL};
 const pd_command pd_stat_command = {
     "stat", "decode everything; record counts as `perf report --stats`",
     "  Decodes every record and sample field; prints perf's `report --stats` table,\n"
-    "  then bytes per record type, lost events and the time span.\n", stat_tables};
+    "  then bytes per record type, lost events and the time span.\n", stat_tables, NULL};
 
 typedef struct stat_args { const char *csv; int quiet; } stat_args;
 
