@@ -65,6 +65,7 @@ COMMANDS = [
     ('report --sort pid', ['report', '--sort', 'pid', '--no-branch-stack']),
     ('report --sort dso,sym', ['report', '--sort', 'dso,sym', '--no-branch-stack']),
     ('report --csv', ['report', '--csv', '{csv}', '--no-branch-stack']),
+    ('report --children', ['report', '--children', '--no-branch-stack']),
     ('diff', ['diff', '{input}']),    # the input against itself
     ('collapse', ['collapse']),
     ('collapse --kernel', ['collapse', '--kernel']),

@@ -47,6 +47,8 @@ typedef struct entry {
     const char *srcline;            /* --sort srcline: perf's text (interned) */
     size_t dso_index;               /* the object (pd_resolved's), for results.csv's source */
     uint64_t period, samples;
+    uint64_t acc;                   /* --children: the period of the samples it is in the call chain
+                                       of, its own included (perf's stat_acc) */
     int hidden;                     /* by --comm, --pid, --tid, --dso, --sym: its first sample's */
     size_t left, right, parent;     /* the red-black tree node */
     int red, merged;
@@ -68,6 +70,8 @@ typedef struct report_ctx {
     uint64_t *ev_period, *ev_samples, lost_samples;
     size_t nev;
     int show_samples;
+    int children;                   /* --children, where perf keeps it: call chains, not a pipe */
+    entry *chain;                   /* --children: one sample's rows so far (perf's he_cache) */
     const char *csv_dir;
     FILE *overview;                 /* --csv: every record in time order */
     uint64_t overview_nr;           /* its rows so far */
@@ -234,6 +238,7 @@ static void add(report_ctx *r, const entry *e) {
         !entry_cmp(r, &r->v[slot->at], e)) {
         r->v[slot->at].period += e->period;
         r->v[slot->at].samples += e->samples;
+        r->v[slot->at].acc += e->acc;
         return;
     }
     while (at != NIL) {
@@ -242,6 +247,7 @@ static void add(report_ctx *r, const entry *e) {
         if (!cmp) {
             r->v[at].period += e->period;
             r->v[at].samples += e->samples;
+            r->v[at].acc += e->acc;
             slot->h = h;
             slot->at = at;
             return;
@@ -299,6 +305,7 @@ static void collapse(report_ctx *r) {
             if (at != NIL) {
                 r->v[at].period += r->v[x].period;
                 r->v[at].samples += r->v[x].samples;
+                r->v[at].acc += r->v[x].acc;
                 r->v[x].merged = 1;
                 continue;
             }
@@ -539,10 +546,15 @@ static void add_groups(report_ctx *r, perfdata_view sec, int big) {
     }
 }
 
-/* One sample of an event (perf's tool->sample): its row and the totals. */
-static void deliver(report_ctx *r, entry *e) {
+static void add_chain(report_ctx *r, const entry *self, pd_thread *t, const perfdata_sample *s);
+
+/* One sample of an event (perf's tool->sample): its row and the totals;
+   with --children, the rows of its call chain too. */
+static void deliver(report_ctx *r, entry *e, pd_thread *t, const perfdata_sample *s) {
     if ((size_t)e->event >= r->nev) return;
+    e->acc = e->period;
     add(r, e);
+    if (r->children) add_chain(r, e, t, s);
     if (r->overview) {
         proc_row *p = proc_of(r, e->pid);
         p->samples++;
@@ -567,6 +579,79 @@ static const char *srcline_text(report_ctx *r, const pd_resolved *res) {
         snprintf(buf, sizeof buf, "%.*s[%llx]", PD_TEXT_CELL_MAX, res->dso,
                  (unsigned long long)(res->have_vaddr ? res->vaddr : res->addr));
     return pd_intern_str(&r->sym.names, buf);
+}
+
+/* perf's callchain depth for report (--max-stack's default) */
+#define PD_REPORT_MAX_STACK 127
+
+/* --children (perf's hist_iter_cumulative): each entry of the sample's
+   call chain, from the outermost caller in, is a row that gets the
+   sample's period in its children's column, once per sample: an entry
+   equal (by the sort keys) to one the sample already gave it to is left
+   out, the sample's own row included. The entries are perf's: the chain's
+   kernel and user addresses as recorded (its context markers say which),
+   then, for a stack copy, the unwound user frames before them; each
+   resolved where its mode says, its address the raw one; an address
+   with neither map nor symbol takes the mode of the entry before it. */
+static void add_chain(report_ctx *r, const entry *self, pd_thread *t, const perfdata_sample *s) {
+    uint64_t ips[PD_REPORT_MAX_STACK * 2 + 2];
+    unsigned char modes[PD_REPORT_MAX_STACK * 2 + 2];
+    size_t n = 0, i, j, nchain = 0, nr = (s->sample_type & PERFDATA_SAMPLE_CALLCHAIN) ? s->callchain.count : 0;
+    unsigned mode = PERFDATA_MISC_USER;
+    char level = self->level;
+    size_t unwound = 0;
+    uint64_t uw[PD_REPORT_MAX_STACK];
+    if (!r->chain && !(r->chain = (entry *)malloc((PD_REPORT_MAX_STACK + 1) * sizeof *r->chain))) pd_nomem();
+    r->chain[nchain++] = *self;
+    /* the recorded chain, leaf first, in ips; the markers set the modes */
+    for (i = 0; i < nr; i++) {
+        uint64_t ip = perfdata_u64s_at(&s->callchain, i);
+        if (ip >= PERFDATA_CONTEXT_MAX) {
+            if (ip == PERFDATA_CONTEXT_KERNEL) mode = PERFDATA_MISC_KERNEL;
+            else if (ip == PERFDATA_CONTEXT_USER) mode = PERFDATA_MISC_USER;
+            else if (ip == PERFDATA_CONTEXT_HV) mode = PERFDATA_MISC_HYPERVISOR;
+            else return; /* perf: a corrupted chain, none of it */
+            continue;
+        }
+        if (n == PD_REPORT_MAX_STACK * 2) break;
+        ips[n] = ip;
+        modes[n++] = (unsigned char)mode;
+    }
+    /* a stack copy's user frames come after the kernel's, leaf first (the
+       sampled pc, then each caller's return address - 1) */
+    if (pd_sym_unwinds(s, r->s->arch))
+        unwound = pd_sym_unwind(&r->sym, &r->st, t, s, r->s->arch, uw, PD_REPORT_MAX_STACK);
+    for (i = 0; i < unwound && n < PD_REPORT_MAX_STACK * 2; i++) {
+        ips[n] = uw[i];
+        modes[n++] = PERFDATA_MISC_USER;
+    }
+    /* from the outermost caller in, at most --max-stack of them */
+    for (i = n, j = 0; i-- > 0 && j < PD_REPORT_MAX_STACK; j++) {
+        pd_resolved res;
+        entry e = *self;
+        size_t k;
+        pd_sym_resolve(&r->sym, &r->st, t, modes[i], ips[i], &res);
+        e.dso = res.dso;
+        e.mapped = res.mapped;
+        e.sym = res.sym;
+        e.src_file = res.src_file;
+        e.sym_start = res.sym_start;
+        e.sym_end = res.sym_end;
+        e.addr = ips[i]; /* perf's callchain entries keep the address as recorded */
+        if (res.mapped || res.sym) level = res.level;
+        e.level = level;
+        if (r->want_srcline) e.srcline = srcline_text(r, &res);
+        e.dso_index = res.dso_index;
+        e.period = e.samples = 0;
+        e.hidden = res.guest || (r->filter.active && !pd_filter_entry(&r->filter, e.comm, e.pid, e.tid, res.dso,
+                                                                      res.dso_path, res.sym));
+        for (k = 0; k < nchain; k++)
+            if (!entry_cmp(r, &r->chain[k], &e)) break;
+        if (k < nchain) continue;
+        e.acc = self->period;
+        add(r, &e);
+        if (nchain <= PD_REPORT_MAX_STACK) r->chain[nchain++] = e;
+    }
 }
 
 static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
@@ -626,7 +711,7 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     if (!(s.sample_type & PERFDATA_SAMPLE_READ)) {
         /* perf counts the attr's fixed period for events that do not sample it */
         e.period = (s.sample_type & PERFDATA_SAMPLE_PERIOD) ? s.period : r->s->file->events[s.event].attr.sample_period;
-        deliver(r, &e);
+        deliver(r, &e, t, &s);
         return;
     }
     /* perf_session__deliver_sample: a sample that reads counters stands,
@@ -643,7 +728,7 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
         *last = v.value;
         if (!e.period) continue;
         e.event = ev;
-        deliver(r, &e);
+        deliver(r, &e, t, &s);
     }
 }
 
@@ -658,9 +743,10 @@ static int g_keys[KEY_MAX], g_nkeys, g_samples;
 static const report_ctx *g_r;
 
 /* A row's period or samples for group member m (0: the row's own event). */
-static uint64_t member_value(const report_ctx *r, const entry *e, size_t m, int samples) {
+enum { VALUE_PERIOD, VALUE_SAMPLES, VALUE_ACC };
+static uint64_t member_value(const report_ctx *r, const entry *e, size_t m, int what) {
     const entry *p = m == 0 ? e : (e->pairs && e->pairs[m] != NIL ? &r->v[e->pairs[m]] : NULL);
-    return p ? (samples ? p->samples : p->period) : 0;
+    return p ? (what == VALUE_SAMPLES ? p->samples : what == VALUE_ACC ? p->acc : p->period) : 0;
 }
 
 static uint32_t members_of(const report_ctx *r, const entry *e) {
@@ -672,8 +758,12 @@ static int by_period(const void *a, const void *b) {
     const entry *x = *(const entry *const *)a, *y = *(const entry *const *)b;
     uint32_t nr = members_of(g_r, x), m;
     int i, c;
+    for (m = 0; g_r->children && m < nr; m++) { /* --children: theirs first */
+        uint64_t px = member_value(g_r, x, m, VALUE_ACC), py = member_value(g_r, y, m, VALUE_ACC);
+        if (px != py) return px < py ? 1 : -1;
+    }
     for (m = 0; m < nr; m++) { /* in a group, the members' periods break ties in order */
-        uint64_t px = member_value(g_r, x, m, 0), py = member_value(g_r, y, m, 0);
+        uint64_t px = member_value(g_r, x, m, VALUE_PERIOD), py = member_value(g_r, y, m, VALUE_PERIOD);
         if (px != py) return px < py ? 1 : -1;
     }
     for (i = 0; i < g_nkeys; i++) {
@@ -696,7 +786,7 @@ static int by_period(const void *a, const void *b) {
         }
     }
     for (m = 0; g_samples && m < nr; m++) {
-        uint64_t sx = member_value(g_r, x, m, 1), sy = member_value(g_r, y, m, 1);
+        uint64_t sx = member_value(g_r, x, m, VALUE_SAMPLES), sy = member_value(g_r, y, m, VALUE_SAMPLES);
         if (sx != sy) return sx < sy ? 1 : -1;
     }
     return x->seq < y->seq ? -1 : x->seq > y->seq;
@@ -791,10 +881,13 @@ static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n
     printf("# Event count (approx.): %llu\n#\n", (unsigned long long)all_period);
     column_widths(r, ev, sorted, n, width);
     /* a group has a column of each for every member */
-    printf("# %*s", (int)(8 * nr), "Overhead");
+    if (r->children) printf("# %*s  %*s", (int)(8 * nr), "Children", (int)(8 * nr), "Self");
+    else printf("# %*s", (int)(8 * nr), "Overhead");
     if (r->show_samples) printf("  %*s", (int)(12 * nr), "Samples");
     for (k = 0; k < r->nkeys; k++) printf("  %-*s", (int)width[r->keys[k]], titles[r->keys[k]]);
     printf("\n# ");
+    for (i = 0; r->children && i < 8 * nr; i++) putchar('.');
+    if (r->children) printf("  ");
     for (i = 0; i < 8 * nr; i++) putchar('.');
     if (r->show_samples) {
         printf("  ");
@@ -807,15 +900,20 @@ static void print_event_table(report_ctx *r, size_t ev, entry **sorted, size_t n
     printf("\n#\n");
     for (i = 0; i < n; i++) {
         entry *e = sorted[i];
-        if ((size_t)e->event != ev || e->hidden || !pd_filter_percent(&r->filter, e->period, total)) continue;
-        printf("  ");
-        for (m = 0; m < nr; m++) {
-            uint64_t t = ev + m < r->nev ? r->ev_period[ev + m] : 0;
-            printf("%7.2f%%", t ? 100.0 * (double)member_value(r, e, m, 0) / (double)t : 0.0);
+        if ((size_t)e->event != ev || e->hidden ||
+            !pd_filter_percent(&r->filter, r->children ? e->acc : e->period, total))
+            continue;
+        for (k = r->children ? 0 : 1; k < 2; k++) { /* Children, then Self (Overhead) */
+            printf("  ");
+            for (m = 0; m < nr; m++) {
+                uint64_t t = ev + m < r->nev ? r->ev_period[ev + m] : 0;
+                double v = (double)member_value(r, e, m, k ? VALUE_PERIOD : VALUE_ACC);
+                printf("%7.2f%%", t ? 100.0 * v / (double)t : 0.0);
+            }
         }
         if (r->show_samples) {
             printf("  ");
-            for (m = 0; m < nr; m++) printf("%12llu", (unsigned long long)member_value(r, e, m, 1));
+            for (m = 0; m < nr; m++) printf("%12llu", (unsigned long long)member_value(r, e, m, VALUE_SAMPLES));
         }
         for (k = 0; k < r->nkeys; k++) {
             int w = (int)width[r->keys[k]], last = k == r->nkeys - 1;
@@ -1001,7 +1099,7 @@ static int csv_write(report_ctx *r, entry **sorted, size_t n) {
 }
 
 enum { REPORT_SORT = 1, REPORT_KALLSYMS, REPORT_SYMFS, REPORT_SYMDIR, REPORT_NR_SAMPLES, REPORT_CSV, REPORT_VERBOSE,
-       REPORT_STDIO, REPORT_NO_CHILDREN, REPORT_BRANCH, REPORT_NO_BRANCH, REPORT_NO_DEMANGLE };
+       REPORT_STDIO, REPORT_NO_CHILDREN, REPORT_BRANCH, REPORT_NO_BRANCH, REPORT_NO_DEMANGLE, REPORT_CHILDREN };
 
 static const pd_opt report_opts[] = {
     {'s', REPORT_SORT, "sort", "KEYS", "comma-separated from comm, pid, dso, sym, srcline (default comm,dso,sym)"},
@@ -1012,7 +1110,10 @@ static const pd_opt report_opts[] = {
     {0, REPORT_NO_DEMANGLE, "no-demangle", NULL, "C++ and Rust names as the binary has them (perf's --no-demangle)"},
     {0, REPORT_CSV, "csv", "DIR", "also write stat.csv, overview.csv, processes.csv, results.csv in DIR (created if missing)"},
     {0, REPORT_STDIO, "stdio", NULL, "accepted, as perf's: the output is always perf's --stdio text"},
-    {0, REPORT_NO_CHILDREN, "no-children", NULL, "accepted, as perf's: the profile is always the Self view"},
+    {0, REPORT_CHILDREN, "children", NULL,
+     "perf's Children view of a profile with call chains (as perf report --children -g none): each\n"
+     "                         row's share with its callees', then its own"},
+    {0, REPORT_NO_CHILDREN, "no-children", NULL, "the Self view (the default)"},
     {'v', REPORT_VERBOSE, "verbose", NULL, "say which binaries and symbol tables were used"},
     {'b', REPORT_BRANCH, "branch-stack", NULL,
      "branch mode (perf's default for profiles recorded with -b or -j): a row per branch, sort keys\n"
@@ -1046,7 +1147,9 @@ static int report_option(void *ctx, int id, const char *value) {
     case REPORT_NR_SAMPLES: a->r->show_samples = 1; break;
     case REPORT_CSV: a->r->csv_dir = value; break;
     case REPORT_VERBOSE: a->verbose = 1; break;
-    case REPORT_STDIO: case REPORT_NO_CHILDREN: break;
+    case REPORT_STDIO: break;
+    case REPORT_CHILDREN: a->r->children = 1; break;
+    case REPORT_NO_CHILDREN: a->r->children = 0; break;
     case REPORT_BRANCH: a->branch = 1; break;
     case REPORT_NO_BRANCH: a->branch = 0; break;
     default: return pd_filter_set(&a->r->filter, id, value, "report");
@@ -1096,6 +1199,7 @@ static void report_close(report_ctx *r) {
     size_t i;
     free(r->procs);
     free(r->proc_slots);
+    free(r->chain);
     for (i = 0; i < r->n; i++) free(r->v[i].pairs);
     for (i = 0; i < r->nev; i++) free(r->group_name[i]);
     free(r->leader);
@@ -1141,6 +1245,14 @@ int pd_cmd_report(int argc, char **argv) {
     if (parse_sort(&r, sort)) { pd_opts_usage(&pd_report_command, stderr); return PD_EXIT_USAGE; }
     if (r.csv_dir && pd_make_dir(r.csv_dir, "report") != 0) return PD_EXIT_ERROR;
     if (report_open(&r, &s, path, &args) != 0) return PD_EXIT_ERROR;
+    if (r.children) {
+        /* perf keeps --children only where samples have call chains, and
+           not for a pipe (it decides before the stream names its events) */
+        int chains = 0;
+        for (i = 0; i < s.file->nr_events; i++)
+            if (s.file->events[i].attr.sample_type & PERFDATA_SAMPLE_CALLCHAIN) chains = 1;
+        if (!chains || (s.file->flags & PERFDATA_FILE_PIPE)) r.children = 0;
+    }
     if (r.csv_dir && !(r.overview = csv_open(r.csv_dir, "overview.csv"))) {
         report_close(&r);
         return PD_EXIT_ERROR;
