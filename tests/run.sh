@@ -198,7 +198,7 @@ else
     skip "flamegraph = flamegraph.pl --hash on ../shared/corpus" "no $CORPUS"
 fi
 count "collapse --kernel and stat --csv on tests/data (ASan build): exit 0, nothing from the sanitizers" sh -c "for f in tests/data/*.data; do build/asan/perfdata collapse --kernel \$f > /dev/null 2> $B/asan-err.txt && build/asan/perfdata stat --csv $B \$f > /dev/null 2>> $B/asan-err.txt || { echo \"\$f: exit status \$?\"; cat $B/asan-err.txt; exit 1; }; if grep -E 'runtime error|Sanitizer|ERROR: ' $B/asan-err.txt; then echo \"\$f: sanitizer output\"; exit 1; fi; done"
-count "report --children = perf report --children -g none (live): the call-chain fixtures, the system-wide ones under 14 sort orders, -n, --percent-limit, --comm; no call chains or a pipe: the Self view, as perf (ASan build)" python3 tests/children_diff.py build/asan/perfdata
+count "report --children = perf report --children -g none (live): the call-chain fixtures, the system-wide ones under 14 sort orders, -n, --percent-limit, --comm; pipes through their file-mode twins for perf; no call chains: the Self view (ASan build)" python3 tests/children_diff.py build/asan/perfdata
 count "diff = perf diff (live), byte for byte: every pair of the workload fixtures, the system-wide ones (pipes through their file-mode twins); the command line (ASan build)" python3 tests/diff_diff.py build/asan/perfdata
 if [ -d "$CORPUS" ]; then
     count "diff = perf diff (live) on ../shared/corpus/recorded, each profile against the next" python3 tests/diff_diff.py build/perfdata --corpus "$CORPUS"

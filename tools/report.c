@@ -1245,14 +1245,6 @@ int pd_cmd_report(int argc, char **argv) {
     if (parse_sort(&r, sort)) { pd_opts_usage(&pd_report_command, stderr); return PD_EXIT_USAGE; }
     if (r.csv_dir && pd_make_dir(r.csv_dir, "report") != 0) return PD_EXIT_ERROR;
     if (report_open(&r, &s, path, &args) != 0) return PD_EXIT_ERROR;
-    if (r.children) {
-        /* perf keeps --children only where samples have call chains, and
-           not for a pipe (it decides before the stream names its events) */
-        int chains = 0;
-        for (i = 0; i < s.file->nr_events; i++)
-            if (s.file->events[i].attr.sample_type & PERFDATA_SAMPLE_CALLCHAIN) chains = 1;
-        if (!chains || (s.file->flags & PERFDATA_FILE_PIPE)) r.children = 0;
-    }
     if (r.csv_dir && !(r.overview = csv_open(r.csv_dir, "overview.csv"))) {
         report_close(&r);
         return PD_EXIT_ERROR;
@@ -1260,6 +1252,15 @@ int pd_cmd_report(int argc, char **argv) {
     if (r.overview) fprintf(r.overview, "nr,time,offset,type,name,pid,tid,cpu,info\n");
     rc = pd_session_walk_ordered(&s, on_record, &r);
     if (r.overview && csv_close(r.overview, r.csv_dir, "overview.csv")) rc = PD_EXIT_ERROR;
+    if (r.children) {
+        /* perf keeps --children only where samples have call chains (the
+           events are known now, a stream's too: perf 6.1 decides before a
+           pipe names them, and drops the view for every pipe) */
+        int chains = 0;
+        for (i = 0; i < s.file->nr_events; i++)
+            if (s.file->events[i].attr.sample_type & PERFDATA_SAMPLE_CALLCHAIN) chains = 1;
+        if (!chains) r.children = 0;
+    }
     collapse(&r);
     link_groups(&r);
     number(&r);
