@@ -10,7 +10,11 @@ Inputs (recorded here with perf if missing; sizes are targets):
   bench/data/zstd.data       perf record -z -a -g -F 19999               (BENCH_MB / 20)
   bench/data/tracepoints-g.data  perf record -a -g -e kmem:kmalloc,kfree,kmem_cache_alloc
                              -e sched:sched_switch                        (BENCH_MB / 10)
-each under a gzip load on every core, stopped by --max-size.
+each under a gzip load on every core, and
+  bench/data/deep-g.data     perf record -a -g -F 19999                  (BENCH_MB / 2)
+  bench/data/deep-dwarf.data perf record -a --call-graph dwarf,4096 -F 999 (BENCH_MB * 0.3)
+under bench/deepload.c (deep, varied stacks; short-lived processes); all
+stopped by --max-size.
 The inputs live in bench/data unless BENCH_DATA names another directory.
 
 --before BINARY (or BENCH_BEFORE=BINARY, e.g. `make bench
@@ -19,7 +23,7 @@ older build, on the same inputs in the same run, its runs alternating with
 the current build's, and adds its time and peak RSS and the ratios
 after/before (below 1: the current build is faster or smaller).
 
-Usage: bench.py [--runs N] [--mb MB] [--no-perf] [--perf-runs N] [--before BINARY] [--results FILE]
+Usage: bench.py [--runs N] [--mb MB] [--no-perf] [--perf-runs N] [--before BINARY] [--results FILE] [--only NAMES]
 """
 import argparse
 import datetime
@@ -123,17 +127,29 @@ def measure_with_peer(cmd, peer, runs, peer_runs):
     return tuple((statistics.median(r[0] for r in x), max(r[1] for r in x), x[0][2]) for x in (a, b))
 
 
-def record(path, mb, args):
+# The loads recorded: gzip on every core (shallow stacks, few of them), or
+# deepload (bench/deepload.c: deep, varied frame-pointer stacks on two
+# threads and a short-lived process every few milliseconds). Each ends by
+# itself within 600 s; --max-size usually ends the recording sooner (500 MB
+# of -g at 19999 Hz on 2 cores: about 4 minutes).
+GZIP_LOAD = ("end=$(($(date +%s) + 600)); for i in 1 2 3 4; do "
+             "(while [ $(date +%s) -lt $end ]; do gzip -c /usr/bin/* >/dev/null 2>&1; done) & done; wait")
+DEEPLOAD = os.path.join(ROOT, 'build', 'bench-deepload')
+
+
+def build_deepload():
+    subprocess.run(['cc', '-std=c99', '-O1', '-g', '-fno-omit-frame-pointer', '-fno-inline',
+                    '-fno-optimize-sibling-calls', '-pthread', '-Wall', '-Wextra', '-Werror', '-o', DEEPLOAD,
+                    os.path.join(HERE, 'deepload.c')], check=True)
+
+
+def record(path, mb, args, load=GZIP_LOAD):
     """Record until the file reaches about mb MiB (perf --max-size stops it)."""
     if os.path.exists(path) and os.path.getsize(path) > mb * (1 << 20) * 0.5:
         return
     os.makedirs(DATA, exist_ok=True)
-    # A busy machine for at most 600 s; --max-size usually ends it sooner
-    # (500 MB of -g at 19999 Hz on 2 cores: about 4 minutes). perf runs in
-    # its own process group, so the load it leaves behind when --max-size
-    # stops it is killed with it.
-    load = ("end=$(($(date +%s) + 600)); for i in 1 2 3 4; do "
-            "(while [ $(date +%s) -lt $end ]; do gzip -c /usr/bin/* >/dev/null 2>&1; done) & done; wait")
+    # perf runs in its own process group, so the load it leaves behind when
+    # --max-size stops it is killed with it.
     cmd = ['perf', 'record', '-q', '-o', path, '--max-size=%dM' % mb] + args + ['--', 'sh', '-c', load]
     print('recording', path, '...', flush=True)
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -236,6 +252,9 @@ def main():
     ap.add_argument('--before', default=os.environ.get('BENCH_BEFORE') or None,
                     help='another perfdata binary (an older build) to time on the same inputs')
     ap.add_argument('--results', default=os.path.join(HERE, 'RESULTS.md'), help='where to write the results')
+    ap.add_argument('--only', default=None,
+                    help='comma-separated input names (e.g. deep-dwarf.data): time those alone (write them with '
+                         '--results elsewhere: RESULTS.md has every input of one run)')
     a = ap.parse_args()
     if a.before:
         a.before = os.path.abspath(a.before)
@@ -246,18 +265,27 @@ def main():
     build_spawn()
     with_zstd = build_walk()
     have_perf = shutil.which('perf') and not a.no_perf
-    inputs = [('system-g.data', a.mb, ['-a', '-g', '-F', '19999']),
-              ('dwarf.data', max(1, a.mb * 6 // 10), ['-a', '--call-graph', 'dwarf,4096', '-F', '999']),
-              ('zstd.data', max(1, a.mb // 20), ['-z', '-a', '-g', '-F', '19999']),
+    build_deepload()
+    deep = shlex.quote(DEEPLOAD) + ' 600 2'
+    inputs = [('system-g.data', a.mb, ['-a', '-g', '-F', '19999'], GZIP_LOAD),
+              ('dwarf.data', max(1, a.mb * 6 // 10), ['-a', '--call-graph', 'dwarf,4096', '-F', '999'], GZIP_LOAD),
+              ('zstd.data', max(1, a.mb // 20), ['-z', '-a', '-g', '-F', '19999'], GZIP_LOAD),
               # the perf tutorial's tracepoints, system-wide with call chains
               ('tracepoints-g.data', max(1, a.mb // 10), ['-a', '-g', '-e', 'kmem:kmalloc', '-e', 'kmem:kfree',
-                                                          '-e', 'kmem:kmem_cache_alloc', '-e', 'sched:sched_switch'])]
+                                                          '-e', 'kmem:kmem_cache_alloc', '-e', 'sched:sched_switch'],
+               GZIP_LOAD),
+              # deep, varied stacks and short-lived processes, with frame
+              # pointers and unwound from stack copies
+              ('deep-g.data', max(1, a.mb // 2), ['-a', '-g', '-F', '19999'], deep),
+              ('deep-dwarf.data', max(1, a.mb * 3 // 10), ['-a', '--call-graph', 'dwarf,4096', '-F', '999'], deep)]
     rows = []
     parities = []
-    for name, mb, args in inputs:
+    if a.only:
+        inputs = [i for i in inputs if i[0] in a.only.split(',')]
+    for name, mb, args, load in inputs:
         path = os.path.join(DATA, name)
         if shutil.which('perf'):
-            record(path, mb, args)
+            record(path, mb, args, load)
         if not os.path.exists(path):
             continue
         size = os.path.getsize(path)
@@ -313,7 +341,7 @@ def main():
         if have_perf:
             parities.append((name, parity(path)))
             print(parities[-1], flush=True)
-    write_results(rows, zstd_rows(a), a, parities)
+    write_results(rows, zstd_rows(a) if not a.only else [], a, parities)
 
 
 def write_results(rows, zrows, a, parities=()):

@@ -37,9 +37,7 @@ FP = ('callchain-fp', 'cxx-g', 'rust-g', 'two-events', 'group-read')
 SYSTEM = ('sys-g', 'sys-inject', 'sys-pipe')
 KEYS = ('comm', 'pid', 'dso', 'sym')
 # Differences from perf not fixed yet, each said as a skip with its reason
-KNOWN = {('sys-pipe', 'sym,dso,comm'): 'the order of 8 tied rows of garbage addresses ([unknown], equal shares) '
-                                       'differs from perf\'s on the file-mode twin (its trees compare addresses as '
-                                       's64 differences, which is no order)'}
+KNOWN = {}
 
 
 def has_pipe_records(binary, path):

@@ -112,7 +112,7 @@ static int64_t dso_cmp(const entry *l, const entry *r) { /* sort__dso_cmp */
 /* One key's se_cmp (and se_collapse) of perf's sort.c, as perf 6.1 has it:
    arguments as hists__findnew_entry passes them (the tree's node, then the
    new entry), the sign as perf computes it (u64 differences as s64). */
-static int64_t key_cmp(int key, const entry *l, const entry *r) {
+static int64_t key_cmp(int key, int has_dso, const entry *l, const entry *r) {
     int64_t c;
     switch (key) {
     case KEY_COMM: return l->cell->str == r->cell->str ? 0 : strcmp(r->cell->str, l->cell->str);
@@ -121,7 +121,9 @@ static int64_t key_cmp(int key, const entry *l, const entry *r) {
     case KEY_SRCLINE: return l->srcline == r->srcline ? 0 : strcmp(r->srcline, l->srcline);
     default: /* sort__sym_cmp */
         if (!l->sym && !r->sym) return (int64_t)(r->addr - l->addr);
-        if ((c = dso_cmp(l, r)) != 0) return c;
+        /* the object first unless it is a key of its own (a symbol's
+           address is relative to its object) */
+        if (!has_dso && (c = dso_cmp(l, r)) != 0) return c;
         if (!l->sym || !r->sym) return cmp_null(l->sym, r->sym);
         if (l->sym_start != r->sym_start) return (int64_t)(r->sym_start - l->sym_start);
         return (int64_t)(r->sym_end - l->sym_end);
@@ -129,10 +131,11 @@ static int64_t key_cmp(int key, const entry *l, const entry *r) {
 }
 
 static int64_t entry_cmp(const report_ctx *r, const entry *a, const entry *b) {
-    int k;
+    int k, has_dso = 0;
     int64_t c;
+    for (k = 0; k < r->nkeys; k++) has_dso |= r->keys[k] == KEY_DSO;
     for (k = 0; k < r->nkeys; k++)
-        if ((c = key_cmp(r->keys[k], a, b)) != 0) return c;
+        if ((c = key_cmp(r->keys[k], has_dso, a, b)) != 0) return c;
     return 0;
 }
 
