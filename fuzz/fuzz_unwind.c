@@ -32,6 +32,16 @@ static int mapped(void *ctx, uint64_t addr) {
     return (addr & 0xfff) != 0; /* some addresses unmapped */
 }
 
+/* the object's bytes: the input's, from address 0x1000 on */
+static const uint8_t *code_data;
+static size_t code_size;
+static int code(void *ctx, uint64_t addr, unsigned char *buf, size_t n) {
+    (void)ctx;
+    if (addr < 0x1000 || addr - 0x1000 > code_size || code_size - (addr - 0x1000) < n) return 0;
+    memcpy(buf, code_data + (addr - 0x1000), n);
+    return 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pd_cfi c;
     pd_cfi_row row;
@@ -113,7 +123,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                         stack.addr_size = c.addr_size;
                         stack.perf = perf;
                         stack.mapped = perf ? mapped : NULL;
+                        stack.code = perf ? code : NULL;
                         stack.ctx = NULL;
+                        code_data = data;
+                        code_size = size;
                         if (pd_unwind_step(&row, &regs, pc_reg, sp_reg, &stack) == 1 &&
                             (!((regs.valid >> pc_reg) & 1) || regs.v[pc_reg] != regs.v[row.ra]))
                             abort(); /* a step gives the caller's pc in both places */

@@ -408,6 +408,46 @@ static int saved_at(const pd_cfi_row *row, unsigned reg, int64_t off) {
     return row->reg[reg].kind == PD_RULE_OFFSET && row->reg[reg].off == off;
 }
 
+/* x86-64 code with no rules, as perf reads it from the object's file: a
+   lazy PLT entry (jmp *GOT(%rip); push $n; jmp .plt) at 0x400010 */
+static int plt_code(void *ctx, uint64_t addr, unsigned char *buf, size_t n) {
+    static const unsigned char entry[16] = {0xff, 0x25, 0xea, 0xcf, 0x1a, 0x00, 0x68, 0x34, 0x00, 0x00, 0x00,
+                                            0xe9, 0xe0, 0xff, 0xff, 0xff};
+    (void)ctx;
+    memset(buf, 0x90, n);
+    if (addr == 0x400010 && n <= sizeof entry) memcpy(buf, entry, n);
+    return 1;
+}
+
+/* libunwind's PLT check: where no rules cover the pc and its code is a
+   PLT entry, the return address is at the stack pointer (perf's reading
+   only); any other code: the stack ends there (no frame pointer) */
+static void plt_entry(void) {
+    pd_cfi none;
+    pd_unwind_regs regs;
+    pd_unwind_stack st;
+    unsigned char stack[64];
+    uint64_t ips[8];
+    size_t n, i;
+    memset(&none, 0, sizeof none);
+    none.addr_size = 8;
+    for (i = 0; i < sizeof stack; i++) stack[i] = 0;
+    stack[0] = 0x34; stack[1] = 0x12; stack[2] = 0x40; /* [sp] = 0x401234, little-endian */
+    memset(&st, 0, sizeof st);
+    st.p = stack; st.n = sizeof stack; st.sp = 0x7000; st.addr_size = 8; st.perf = 1; st.code = plt_code;
+    memset(&regs, 0, sizeof regs);
+    regs.v[7] = 0x7000; regs.v[16] = 0x400010;
+    regs.valid = (uint64_t)1 << 7 | (uint64_t)1 << 16;
+    n = pd_unwind(&regs, PD_X86_64_RA, PD_X86_64_SP, &st, find, &none, ips, 8, PD_UNWIND_PERF);
+    CHECK(n == 2 && ips[0] == 0x400010 && ips[1] == 0x401233);
+    regs.v[16] = 0x400020; /* not an entry */
+    n = pd_unwind(&regs, PD_X86_64_RA, PD_X86_64_SP, &st, find, &none, ips, 8, PD_UNWIND_PERF);
+    CHECK(n == 1 && ips[0] == 0x400020);
+    regs.v[16] = 0x400010; /* not perf's reading: no guess */
+    n = pd_unwind(&regs, PD_X86_64_RA, PD_X86_64_SP, &st, find, &none, ips, 8, 0);
+    CHECK(n == 1);
+}
+
 static void crafted(void) {
     pd_cfi c;
     pd_cfi_row row;
@@ -500,6 +540,7 @@ static void crafted(void) {
           regs.v[30] == 0x401234);
     row.reg[30].kind = PD_RULE_UNDEFINED;
     CHECK(pd_unwind_step(&row, &regs, PD_AARCH64_PC, PD_AARCH64_SP, &st) == 0);
+    plt_entry();
 }
 
 int main(int argc, char **argv) {

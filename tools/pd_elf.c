@@ -1466,6 +1466,12 @@ void pd_elf_close(pd_elf *elf) {
     free(elf);
 }
 
+int pd_elf_read(const pd_elf *elf, uint64_t offset, void *buf, size_t n) {
+    if (!elf || offset > elf->file.n || elf->file.n - offset < n) return 0;
+    memcpy(buf, elf->file.p + offset, n);
+    return 1;
+}
+
 const pd_elf_info *pd_elf_get_info(const pd_elf *elf) { return elf ? &elf->info : NULL; }
 
 /* -------------------------------------------------------------- lookup */

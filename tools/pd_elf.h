@@ -183,6 +183,8 @@ pd_elf_status pd_elf_open_file(const char *path, pd_elf **out, pd_elf_error *err
 void pd_elf_close(pd_elf *elf);
 
 const pd_elf_info *pd_elf_get_info(const pd_elf *elf);
+/* 1 and n bytes of the file at offset into buf; 0 when they are not all in it. */
+int pd_elf_read(const pd_elf *elf, uint64_t offset, void *buf, size_t n);
 /* The bytes of the section named name (a DWARF section, say): 1 and
    *data, *size (0 for SHT_NOBITS) and its sh_flags (SHF_COMPRESSED...),
    or 0 when there is none or it runs past the file. */

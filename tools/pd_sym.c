@@ -1330,6 +1330,16 @@ static int unwind_mapped(void *ctx, uint64_t addr) {
     unwind_ctx *u = (unwind_ctx *)ctx;
     return pd_sym_user_mapped(u->st, u->t, addr);
 }
+/* perf reads any other address from the file of the object mapped there
+   (access_dso_mem) */
+static int unwind_code(void *ctx, uint64_t addr, unsigned char *buf, size_t n) {
+    unwind_ctx *u = (unwind_ctx *)ctx;
+    const pd_map_entry *m = pd_state_find_map(u->st, u->t, PERFDATA_MISC_USER, addr);
+    pd_dso *d;
+    if (!m || is_pseudo(m->name) || is_anon(m->name)) return 0;
+    d = dso_for(u->s, m);
+    return d->elf && pd_elf_read(d->elf, addr - m->start + m->pgoff, buf, n);
+}
 static int unwind_cfi(void *ctx, uint64_t pc, pd_cfi_row *row) {
     unwind_ctx *u = (unwind_ctx *)ctx;
     return pd_sym_cfi(u->s, u->st, u->t, pc, row);
@@ -1368,6 +1378,7 @@ size_t pd_sym_unwind(pd_symbolizer *s, pd_state *st, pd_thread *t, const perfdat
     stack.big_endian = smp->callchain.big_endian;
     stack.perf = 1;
     stack.mapped = unwind_mapped;
+    stack.code = unwind_code;
     stack.ctx = &u;
     u.s = s;
     u.st = st;

@@ -951,6 +951,14 @@ int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned pc_reg,
     return 1;
 }
 
+/* libunwind's is_plt_entry (x86-64): the words at pc read as the lazy PLT
+   entry's jmp *disp(%rip) (ff 25), push $n (68) and jmp rel32 (e9) */
+static int is_plt_entry(const pd_unwind_stack *s, uint64_t pc) {
+    unsigned char b[16];
+    if (!s->code || !s->code(s->ctx, pc, b, sizeof b)) return 0;
+    return b[0] == 0xff && b[1] == 0x25 && b[6] == 0x68 && b[11] == 0xe9;
+}
+
 size_t pd_unwind(const pd_unwind_regs *start, unsigned pc_reg, unsigned sp_reg, const pd_unwind_stack *stack,
                  pd_unwind_cfi_fn fn, void *ctx, uint64_t *ips, size_t max, unsigned flags) {
     pd_unwind_regs regs = *start;
@@ -968,7 +976,16 @@ size_t pd_unwind(const pd_unwind_regs *start, unsigned pc_reg, unsigned sp_reg, 
         uint64_t ra, prev_cfa = cfa;
         int found = fn(ctx, signal ? pc : pc - 1, &row);
         if (found < 0) break; /* no object there */
-        if (found == 0) {
+        if (found == 0 && perf && sp_reg == 7 && is_plt_entry(stack, pc) && ((regs.valid >> 7) & 1)) {
+            /* no rules, and the code at pc is a PLT entry (jmp *GOT; push;
+               jmp), as libunwind (x86-64) checks: the return address is
+               at the stack pointer, the CFA above it */
+            cfa = regs.v[7] + 8;
+            ra = 0;
+            if (!read_stack(stack, regs.v[7], 8, &ra)) break;
+            regs.v[7] = cfa;
+            if (ra == pc && cfa == prev_cfa) break;
+        } else if (found == 0) {
             /* no rules: libunwind (x86-64) guesses a frame-pointer frame
                where the frame pointer lies above the CFA by at most 16 KiB */
             uint64_t rbp, rbp1 = 0;

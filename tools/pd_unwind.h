@@ -165,6 +165,10 @@ typedef struct pd_unwind_stack {
     int perf;                   /* read as perf 6.1 does: the copy but its last word; any
                                    other address that mapped says is mapped reads as 0 */
     int (*mapped)(void *ctx, uint64_t addr); /* perf: 1 if a map holds addr; NULL: all do */
+    /* perf: 1 and the n bytes of the object mapped at addr (its file's),
+       for libunwind's check of a PLT entry where no rules cover a pc;
+       NULL: none read */
+    int (*code)(void *ctx, uint64_t addr, unsigned char *buf, size_t n);
     void *ctx;
 } pd_unwind_stack;
 
@@ -189,8 +193,10 @@ typedef int (*pd_unwind_cfi_fn)(void *ctx, uint64_t pc, pd_cfi_row *row);
    grow (a loop) -- but for one frame at a time whose return address is
    still in a register (aarch64's and arm's leaf functions: their caller
    may have the same stack pointer). With PD_UNWIND_PERF, as perf 6.1 with
-   libunwind: where an object has no rules, a frame-pointer frame is
-   guessed (x86-64), and a guessed return address of 0 is a last frame,
+   libunwind: where an object has no rules for a pc (x86-64), a PLT entry
+   there (its code, read by stack->code) returns to the address at the
+   stack pointer, else a frame-pointer frame is guessed, and a guessed
+   return address of 0 is a last frame,
    0 - 1 (stack->perf should be set). With PD_UNWIND_ARM, bit 0 of each
    return address (the Thumb state) is cleared first. */
 size_t pd_unwind(const pd_unwind_regs *regs, unsigned pc_reg, unsigned sp_reg, const pd_unwind_stack *stack,
