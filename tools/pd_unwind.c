@@ -879,7 +879,7 @@ static int eval(const unsigned char *p, size_t n, const pd_unwind_regs *regs, co
 
 int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned pc_reg, unsigned sp_reg,
                    const pd_unwind_stack *stack) {
-    uint64_t cfa, ruled = 0, maybe, valid, nv[PD_CFI_REGS];
+    uint64_t cfa, ruled = 0, maybe, valid, nv[PD_CFI_REGS] = {0};
     unsigned i;
     if (row->cfa.kind == PD_RULE_CFA_REGISTER) {
         if (row->cfa.reg >= PD_CFI_REGS || !((regs->valid >> row->cfa.reg) & 1)) return -1;

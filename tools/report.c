@@ -1338,13 +1338,13 @@ static int by_name_then_seq(const void *pa, const void *pb) {
    its name, with their periods summed into *period), sorted by name. */
 static size_t named_rows(report_ctx *r, long ev, const entry **out, uint64_t *period, size_t *order) {
     size_t n = ev >= 0 && (size_t)ev < r->nev ? in_order(r->v, r->root[ev], order) : 0, i, k = 0;
-    const entry **all = (const entry **)malloc((n ? n : 1) * sizeof *all);
+    const entry **all = (const entry **)malloc((n ? n : 1) * sizeof(const entry *));
     if (!all) pd_nomem();
     for (i = 0; i < n; i++) {
         r->v[order[i]].seq = i;
         all[i] = &r->v[order[i]];
     }
-    qsort(all, n, sizeof *all, by_name_then_seq);
+    qsort(all, n, sizeof(const entry *), by_name_then_seq);
     for (i = 0; i < n; i++) {
         if (all[i]->hidden) continue; /* guest samples: in the total, in no row */
         if (k && !name_cmp(out[k - 1], all[i])) {
@@ -1366,6 +1366,7 @@ static int by_delta(const void *pa, const void *pb) {
     const diff_row *x = (const diff_row *)pa, *y = (const diff_row *)pb;
     const entry *ex = x->a ? x->a : x->b, *ey = y->a ? y->a : y->b;
     int c;
+    if (!ex || !ey) return !ex - !ey; /* (a row has one side at least) */
     if (!x->b != !y->b) return x->b ? -1 : 1;
     if (x->b) {
         double dx = g_compute == DIFF_DELTA_ABS && x->delta < 0 ? -x->delta : x->delta;
@@ -1401,8 +1402,8 @@ static void print_diff_event(report_ctx *ra, report_ctx *rb, size_t ev, int firs
     char name[1024], shown[1024], buf[1024];
     const char *title = g_compute == DIFF_DELTA_ABS ? "Delta Abs" : "Delta";
     int delta_w = g_compute == DIFF_DELTA_ABS ? 9 : 7;
-    ea = (const entry **)malloc(cap * sizeof *ea);
-    eb = (const entry **)malloc(cap * sizeof *eb);
+    ea = (const entry **)malloc(cap * sizeof(const entry *));
+    eb = (const entry **)malloc(cap * sizeof(const entry *));
     pa = (uint64_t *)malloc(cap * sizeof *pa);
     pb = (uint64_t *)malloc(cap * sizeof *pb);
     order = (size_t *)malloc(cap * sizeof *order);
