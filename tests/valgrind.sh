@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/valgrind.sh PERFDATA - valgrind memcheck over the tool (a plain,
 # unsanitized build) on every fixture in tests/data: dump, dump --ordered,
-# info, stat, report, collapse and flamegraph. Any memcheck error (invalid read or
+# info, stat, report, collapse; flamegraph, report --children and diff on
+# a few. Any memcheck error (invalid read or
 # write, use of uninitialised values, a definitely lost block) fails that
 # run. One check per command and fixture; ends with "N passed, N failed".
 cd "$(dirname "$0")/.." || exit 2
@@ -13,7 +14,10 @@ passed=0; failed=0
 default_ifs=$IFS
 for f in $(find tests/data -name '*.data' ! -path '*.data/*' | sort); do
     cmds="dump|dump --ordered|info|stat|report --symdir tests/data|collapse --symdir tests/data"
-    case $f in */callchain-*|*/cxx-*) cmds="$cmds|flamegraph --symdir tests/data" ;; esac # its own code: a few inputs
+    # their own code: a few inputs (diff: the input against plain.data)
+    case $f in */callchain-*|*/cxx-*|*/two-events*|*/group-read*)
+        cmds="$cmds|flamegraph --symdir tests/data|report --children --symdir tests/data|diff --symdir tests/data tests/data/plain.data" ;;
+    esac
     IFS='|'
     for cmd in $cmds; do
         IFS=$default_ifs
