@@ -496,15 +496,32 @@ static void print_stacks(collapse_ctx *c, FILE *out) {
     size_t i, j, n = 0;
     for (i = 0; i < c->cap; i++)
         if (c->table[i].frames) v[n++] = &c->table[i];
+    size_t cap = 4096;
+    char *line = (char *)alloc(cap, 1);
     qsort(v, n, sizeof *v, by_text); /* NOLINT(bugprone-sizeof-expression): pointers */
     for (i = 0; i < n; i++) {
+        size_t at = 0;
         if (!pd_filter_percent(&c->filter, v[i]->count, c->total)) continue;
+        /* the line built whole, then written once (a write per frame is
+           most of the time when stacks are deep) */
         for (j = 0; j < v[i]->n; j++) {
-            if (j) putc(';', out);
-            fputs(v[i]->frames[j], out);
+            size_t len = strlen(v[i]->frames[j]);
+            if (at + len + 32 > cap) {
+                cap = (at + len + 32) * 2;
+                line = (char *)grow(line, cap, 1);
+            }
+            if (j) line[at++] = ';';
+            memcpy(line + at, v[i]->frames[j], len);
+            at += len;
         }
-        fprintf(out, " %llu\n", (unsigned long long)v[i]->count);
+        if (at + 32 > cap) {
+            cap = at + 32;
+            line = (char *)grow(line, cap, 1);
+        }
+        at += (size_t)snprintf(line + at, cap - at, " %llu\n", (unsigned long long)v[i]->count);
+        fwrite(line, 1, at, out);
     }
+    free(line);
     free(v);
 }
 
