@@ -35,6 +35,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -352,7 +353,32 @@ static uint64_t node_hash(const char *f, size_t n, uint32_t depth, const char *e
 
 /* flamegraph.pl keys a frame by "name;depth;end" with end as Perl prints a
    number (15 significant digits), and reads end back from that text */
-static void end_text(double v, char *buf, size_t cap) { snprintf(buf, cap, "%.15g", v); }
+/* An integer below 10^15 in size (what sums of whole counts are): %.15g
+   prints all its digits, and they read back as itself. Not -0 ("-0"). */
+static int whole(double v) {
+    return v > -1e15 && v < 1e15 && v == (double)(long long)v && !(v == 0 && signbit(v));
+}
+
+/* "%.15g" of v, a whole number written by hand */
+static void end_text(double v, char *buf, size_t cap) {
+    char digits[24];
+    size_t n = 0, at = 0;
+    long long i;
+    uint64_t u;
+    if (cap < 20 || !whole(v)) {
+        snprintf(buf, cap, "%.15g", v);
+        return;
+    }
+    i = (long long)v;
+    if (i < 0) buf[at++] = '-';
+    u = i < 0 ? (uint64_t)0 - (uint64_t)i : (uint64_t)i;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    while (n) buf[at++] = digits[--n];
+    buf[at] = 0;
+}
 
 static void add_node(fg *g, const fg_open *o, uint32_t depth, double v) {
     char end[40], other[40];
@@ -393,7 +419,7 @@ static void add_node(fg *g, const fg_open *o, uint32_t depth, double v) {
     g->nodes[g->n].fn = o->fn;
     g->nodes[g->n].depth = depth;
     g->nodes[g->n].stime = o->stime;
-    g->nodes[g->n].etime = strtod(end, NULL);
+    g->nodes[g->n].etime = whole(v) ? v : strtod(end, NULL);
     g->nodes[g->n].delta = o->delta;
     g->nodes[g->n].has_delta = o->has_delta;
     g->slots[i] = ++g->n;
