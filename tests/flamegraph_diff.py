@@ -61,6 +61,11 @@ CORNERS = {
     'deep': (';'.join('f%d' % i for i in range(400)) + ' 7\n', 0),
     'no-trailing-newline': ('a;b 2\na;c 3', 0),
     'huge-counts': ('a;b 4294967296\na;c 18446744073709551616\na;d 1' + '0' * 80 + '\n', 0),
+    # a key (name;depth;end) met twice: Perl's hash keeps the last, narrow
+    # or wide (frames too narrow to draw are not kept as they come)
+    'same-key': ('a;b 3\nc;b 0\nd;e 2\nf;e 0\n' + ''.join('g;h%d 1\n' % i for i in range(2000)), 0),
+    'negative': ('a;b 5\nc;b -5\nc;d 7\ne;b 5\n', 1),  # no sign in flamegraph.pl's count
+    'narrow-many': (''.join('r;n%04d;x 1\n' % i for i in range(5000)) + 'r;wide;x 20000\n', 0),
 }
 # --diff: (before, after) folded texts
 DIFFS = {

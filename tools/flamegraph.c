@@ -343,7 +343,18 @@ typedef struct fg {
     fg_open *open;                   /* the frames of the last stack, by depth */
     size_t nopen, cap_open;
     double time, maxdelta;
+    /* frames narrower than prune (in counts) are not kept (write_svg
+       would leave them out): once the total is known, before the merge */
+    int pruning;
+    double prune;
 } fg;
+
+/* write_svg's minimum width in counts, for a graph of total counts */
+static double min_width_time(const fg_opts *o, double total) {
+    const long width = o->width ? o->width : 1200, xpad = 10;
+    double wpt = (double)(width - 2 * xpad) / total;
+    return o->minwidth_pct ? total * o->minwidth / 100 : o->minwidth / wpt;
+}
 
 static uint64_t node_hash(const char *f, size_t n, uint32_t depth, const char *end) {
     uint64_t h = pd_hash_bytes(f, n);
@@ -411,6 +422,9 @@ static void add_node(fg *g, const fg_open *o, uint32_t depth, double v) {
             return;
         }
     }
+    /* a new key too narrow to be drawn: not kept (a later frame of the
+       same key replaces it in Perl's hash, and is kept if wide) */
+    if (g->pruning && (o->fn || depth) && (whole(v) ? v : strtod(end, NULL)) - o->stime < g->prune) return;
     if (g->n == g->cap) {
         g->cap = g->cap ? g->cap * 2 : 1024;
         g->nodes = (fg_node *)grow(g->nodes, g->cap, sizeof *g->nodes);
@@ -524,7 +538,15 @@ static void add_stack(fg *g, const span *frames, size_t n, double samples, doubl
 }
 
 /* The stacks of text (n bytes) merged into g; how many lines were left out */
-static size_t build(fg *g, char *text, size_t n, int reverse, char ***owned, size_t *nowned) {
+/* The total the merge will reach (flamegraph.pl's last end time), summed
+   as it sums, so that frames too narrow to draw need no node: g->prune */
+static void set_prune(fg *g, const fg_opts *o, double total) {
+    if (!(total > 0)) return;
+    g->prune = min_width_time(o, total);
+    g->pruning = 1;
+}
+
+static size_t build(fg *g, const fg_opts *o, char *text, size_t n, int reverse, char ***owned, size_t *nowned) {
     line *lines = NULL;
     size_t nlines = 0, cap = 0, i, ignored = 0, start = 0, capf = 0, m;
     span *frames = NULL;
@@ -554,6 +576,16 @@ static size_t build(fg *g, char *text, size_t n, int reverse, char ***owned, siz
     }
     if (nlines) qsort(lines, nlines, sizeof *lines, by_bytes);
     g->maxdelta = 1;
+    {
+        double total = 0;
+        for (i = 0; i < nlines; i++) {
+            double samples, samples2 = 0;
+            int two;
+            if (line_stack(lines[i].p, lines[i].n, &frames, &capf, &m, &samples, &samples2, &two))
+                total += two ? samples2 : samples;
+        }
+        set_prune(g, o, total);
+    }
     for (i = 0; i < nlines; i++) {
         double samples, samples2 = 0;
         int two;
@@ -647,7 +679,7 @@ static void to_frames(const vline *v, const char *buf, const size_t *at, span *f
 }
 
 /* collapse's stacks merged into g as build() merges their text */
-static size_t build_stacks(fg *g, const pd_folded_stack *st, size_t n, int reverse) {
+static size_t build_stacks(fg *g, const fg_opts *o, const pd_folded_stack *st, size_t n, int reverse) {
     vline *v = (vline *)grow(NULL, n ? n : 1, sizeof *v);
     char *buf = NULL;
     size_t cap = 0, *at = NULL, capat = 0, i, k, capf = 0, m, ignored = 0, len;
@@ -701,6 +733,16 @@ static size_t build_stacks(fg *g, const pd_folded_stack *st, size_t n, int rever
         }
     }
     if (n) qsort(v, n, sizeof *v, by_vline);
+    {
+        double total = 0;
+        for (i = 0; i < n; i++) {
+            double samples, samples2 = 0;
+            int two;
+            len = vline_text(&v[i], &buf, &cap, &at, &capat);
+            if (line_stack(buf, len, &frames, &capf, &m, &samples, &samples2, &two)) total += two ? samples2 : samples;
+        }
+        set_prune(g, o, total);
+    }
     for (i = 0; i < n; i++) {
         double samples, samples2 = 0;
         int two;
@@ -1017,7 +1059,7 @@ static int write_svg(fg *g, const fg_opts *o, FILE *out) {
     size_t i, kept = 0;
     const fg_node **v;
     wpt = (double)(width - 2 * xpad) / g->time;
-    minwidth_time = o->minwidth_pct ? g->time * o->minwidth / 100 : o->minwidth / wpt;
+    minwidth_time = min_width_time(o, g->time);
     if (!(v = (const fg_node **)malloc((g->n ? g->n : 1) * sizeof *v))) pd_nomem(); /* NOLINT(bugprone-sizeof-expression) */
     for (i = 0; i < g->n; i++) {
         if (g->nodes[i].etime - g->nodes[i].stime < minwidth_time) continue;
@@ -1164,7 +1206,7 @@ static int draw(fg_opts *o, char *text, size_t n, const char *what) {
     size_t nowned = 0, ignored, i;
     int rc;
     memset(&g, 0, sizeof g);
-    ignored = build(&g, text, n, o->reverse, &owned, &nowned);
+    ignored = build(&g, o, text, n, o->reverse, &owned, &nowned);
     rc = finish(o, &g, ignored, what);
     for (i = 0; i < nowned; i++) free(owned[i]);
     free((void *)owned);
@@ -1190,7 +1232,7 @@ static void on_stacks(void *ctx, const pd_folded_stack *st, size_t n) {
         fg g;
         size_t ignored;
         memset(&g, 0, sizeof g);
-        ignored = build_stacks(&g, st, n, o->reverse);
+        ignored = build_stacks(&g, o, st, n, o->reverse);
         o->drawn = 1;
         o->draw_rc = finish(o, &g, ignored, "the profile");
     }
