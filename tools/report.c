@@ -72,6 +72,7 @@ typedef struct report_ctx {
     int show_samples;
     int children;                   /* --children, where perf keeps it: call chains, not a pipe */
     entry *chain;                   /* --children: one sample's rows so far (perf's he_cache) */
+    uint64_t not_unwound;           /* --children: samples with a user stack dump of an architecture not unwound */
     const char *csv_dir;
     FILE *overview;                 /* --csv: every record in time order */
     uint64_t overview_nr;           /* its rows so far */
@@ -584,6 +585,24 @@ static const char *srcline_text(report_ctx *r, const pd_resolved *res) {
     return pd_intern_str(&r->sym.names, buf);
 }
 
+/* A row's place from a resolved address: object, symbol, level, source
+   line, and whether the filters hide it (guest samples too: perf keeps
+   no guest machine unless asked to, so their rows are filtered out) */
+static void place_entry(report_ctx *r, entry *e, const pd_resolved *res) {
+    e->dso = res->dso;
+    e->mapped = res->mapped;
+    e->sym = res->sym;
+    e->src_file = res->src_file;
+    e->sym_start = res->sym_start;
+    e->sym_end = res->sym_end;
+    e->addr = res->addr;
+    e->level = res->level;
+    if (r->want_srcline) e->srcline = srcline_text(r, res);
+    e->dso_index = res->dso_index;
+    e->hidden = res->guest || (r->filter.active && !pd_filter_entry(&r->filter, e->comm, e->pid, e->tid, res->dso,
+                                                                     res->dso_path, res->sym));
+}
+
 /* perf's callchain depth for report (--max-stack's default) */
 #define PD_REPORT_MAX_STACK 127
 
@@ -624,6 +643,8 @@ static void add_chain(report_ctx *r, const entry *self, pd_thread *t, const perf
        sampled pc, then each caller's return address - 1) */
     if (pd_sym_unwinds(s, r->s->arch))
         unwound = pd_sym_unwind(&r->sym, &r->st, t, s, r->s->arch, uw, PD_REPORT_MAX_STACK);
+    else if ((s->sample_type & PERFDATA_SAMPLE_STACK_USER) && s->stack_user.n)
+        r->not_unwound++;
     for (i = 0; i < unwound && n < PD_REPORT_MAX_STACK * 2; i++) {
         ips[n] = uw[i];
         modes[n++] = PERFDATA_MISC_USER;
@@ -634,20 +655,11 @@ static void add_chain(report_ctx *r, const entry *self, pd_thread *t, const perf
         entry e = *self;
         size_t k;
         pd_sym_resolve(&r->sym, &r->st, t, modes[i], ips[i], &res);
-        e.dso = res.dso;
-        e.mapped = res.mapped;
-        e.sym = res.sym;
-        e.src_file = res.src_file;
-        e.sym_start = res.sym_start;
-        e.sym_end = res.sym_end;
+        place_entry(r, &e, &res);
         e.addr = ips[i]; /* perf's callchain entries keep the address as recorded */
         if (res.mapped || res.sym) level = res.level;
         e.level = level;
-        if (r->want_srcline) e.srcline = srcline_text(r, &res);
-        e.dso_index = res.dso_index;
         e.period = e.samples = 0;
-        e.hidden = res.guest || (r->filter.active && !pd_filter_entry(&r->filter, e.comm, e.pid, e.tid, res.dso,
-                                                                      res.dso_path, res.sym));
         for (k = 0; k < nchain; k++)
             if (!entry_cmp(r, &r->chain[k], &e)) break;
         if (k < nchain) continue;
@@ -696,21 +708,8 @@ static void on_record(void *ctx, const perfdata_record *rec, const char *name) {
     e.cell = pd_state_comm_cell(&r->st, t);
     e.pid = (int32_t)s.pid;
     e.tid = (int32_t)s.tid;
-    e.dso = res.dso;
-    e.mapped = res.mapped;
-    e.sym = res.sym;
-    e.src_file = res.src_file;
-    e.sym_start = res.sym_start;
-    e.sym_end = res.sym_end;
-    e.addr = res.addr;
-    e.level = res.level;
-    if (r->want_srcline) e.srcline = srcline_text(r, &res);
-    e.dso_index = res.dso_index;
+    place_entry(r, &e, &res);
     e.samples = 1;
-    /* perf keeps no guest machine unless asked to: guest samples count in
-       the totals, but their rows are filtered out, as --comm's and --dso's */
-    e.hidden = res.guest ||
-               (r->filter.active && !pd_filter_entry(&r->filter, e.comm, e.pid, (int32_t)s.tid, res.dso, res.dso_path, res.sym));
     if (!(s.sample_type & PERFDATA_SAMPLE_READ)) {
         /* perf counts the attr's fixed period for events that do not sample it */
         e.period = (s.sample_type & PERFDATA_SAMPLE_PERIOD) ? s.period : r->s->file->events[s.event].attr.sample_period;
@@ -1291,6 +1290,10 @@ int pd_cmd_report(int argc, char **argv) {
         }
         printf("#\n#\n"); /* perf puts a random tip between these two lines */
     }
+    if (r.not_unwound)
+        fprintf(stderr, "perfdata report: %s: %llu samples carry a user stack dump (--call-graph dwarf) of an "
+                        "architecture not unwound (x86-64, aarch64 and arm are), so their user frames are the sampled "
+                        "ip and any frame-pointer chain only\n", path, (unsigned long long)r.not_unwound);
     if (r.csv_dir && csv_write(&r, sorted, n)) rc = PD_EXIT_ERROR;
     if (r.sym.partial) s.partial = 1;
     rc = pd_session_finish(&s, rc);
