@@ -73,6 +73,14 @@ typedef struct collapse_ctx {
     const char **utexts;         /* their texts, ucache's entries' runs one after another */
     size_t nutexts;
     unsigned ucache_forgot;      /* the symbolizer's forgot when they were filled */
+    struct pending_frame *pending; /* frames whose names wait for the read-ahead thread */
+    size_t npending;
+    uint32_t *pslots;            /* 1 + their index, open addressing on their key */
+    size_t *asked;               /* the unwound ones among them, in the order asked */
+    size_t nasked, answered;     /* answered: those of asked whose texts are known */
+    const char **ptexts;         /* their texts: each pending frame's run */
+    size_t nptexts, capptexts;
+    int no_defer;                /* the pending frames reached their bound: names are waited for */
     /* root text by (interned comm, pid): snprintf and tidying once each */
     struct { const char *comm, *root; int32_t pid; } roots[256];
 } collapse_ctx;
@@ -187,9 +195,156 @@ static const char *tidy_frame(collapse_ctx *c, const char *name, const char *suf
    inlined frames of unwound stacks (perf script's "(inlined)" lines), in
    that order of precedence, as stackcollapse-perf.pl does. */
 static const char *line_text(collapse_ctx *c, const char *sym, const char *mod, int inlined);
+
+/* A frame whose name waits for what the read-ahead thread (pd_sym_prefetch)
+   is still reading: the kernel's symbols, or an unwound address's object's
+   debug information (its inlined frames). The walk goes on without it:
+   the stacks hold the pending frame's address in place of a text, and its
+   texts replace it at the end. Unwound ones are asked in the order they
+   came, as soon as their object is read, and every later one after them
+   (the answers depend on the order: pd_sym_inlines_wait). Bounded: past
+   PENDING_MAX, the rest are waited for, as without the thread. */
+#define PENDING_MAX 8192
+typedef struct pending_frame {
+    pd_resolved r;
+    uint64_t ip;
+    uint64_t key[2];             /* what its texts depend on: (object, address) */
+    int unwound;                 /* else a kernel address */
+    int done;
+    size_t first, n;             /* its texts in ptexts, once known */
+} pending_frame;
+
+static int is_pending(const collapse_ctx *c, const char *f) {
+    uintptr_t a = (uintptr_t)f, lo = (uintptr_t)c->pending;
+    return c->pending && a >= lo && a < lo + PENDING_MAX * sizeof *c->pending;
+}
+
+static size_t inline_texts(collapse_ctx *c, const pd_resolved *r, const char **out);
+
+static void pending_answer(collapse_ctx *c, pending_frame *p) {
+    const char *one, **out = &one;
+    if (p->done) return;
+    if (p->unwound) {
+        if (c->nptexts + PD_SYM_INLINES_MAX > c->capptexts) {
+            c->capptexts = (c->nptexts + PD_SYM_INLINES_MAX) * 2;
+            c->ptexts = grow((void *)c->ptexts, c->capptexts, sizeof *c->ptexts);
+        }
+        p->first = c->nptexts;
+        p->n = inline_texts(c, &p->r, c->ptexts + c->nptexts);
+    } else {
+        pd_sym_kernel_finish(&c->sym, p->ip, &p->r);
+        *out = line_text(c, p->r.sym ? p->r.sym : "[unknown]", p->r.kernel || !p->r.dso_path ? p->r.dso : p->r.dso_path, 0);
+        if (c->nptexts + 1 > c->capptexts) {
+            c->capptexts = (c->nptexts + 1) * 2 + 64;
+            c->ptexts = grow((void *)c->ptexts, c->capptexts, sizeof *c->ptexts);
+        }
+        p->first = c->nptexts;
+        c->ptexts[c->nptexts] = one;
+        p->n = 1;
+    }
+    c->nptexts += p->n;
+    p->done = 1;
+}
+
+/* The unwound frames asked so far, in order: those whose object has been
+   read (all, with wait) */
+static void answer_unwound(collapse_ctx *c, int wait) {
+    while (c->answered < c->nasked) {
+        pending_frame *p = &c->pending[c->asked[c->answered]];
+        if (!wait && pd_sym_inlines_wait(&c->sym, &p->r)) return;
+        pending_answer(c, p);
+        c->answered++;
+    }
+}
+
+static void answer_all(collapse_ctx *c) {
+    size_t i;
+    answer_unwound(c, 1);
+    for (i = 0; i < c->npending; i++) pending_answer(c, &c->pending[i]);
+}
+
+/* The pending frame for r: the one already made for its object and
+   address (asked again, pd_sym_inlines would answer from its cache), or a
+   new one; NULL past the bound (every one is then answered, and names are
+   waited for from now on) */
+static pending_frame *pending_new(collapse_ctx *c, const pd_resolved *r, uint64_t ip, int unwound) {
+    pending_frame *p;
+    uint64_t key[2];
+    size_t slot;
+    if (!c->pending) {
+        c->pending = alloc(PENDING_MAX, sizeof *c->pending);
+        c->asked = alloc(PENDING_MAX, sizeof *c->asked);
+        if (!(c->pslots = calloc(2 * PENDING_MAX, sizeof *c->pslots))) pd_nomem();
+    }
+    /* an unwound address's texts are those of its object and address in
+       it; a kernel address's, of its object's name and the address */
+    key[0] = unwound ? (uint64_t)r->dso_index : (uint64_t)(uintptr_t)(r->kernel || !r->dso_path ? r->dso : r->dso_path);
+    key[1] = unwound ? r->vaddr : ip;
+    for (slot = (size_t)pd_hash_u64(key[0] * 0x9E3779B97F4A7C15ull ^ key[1] ^ (uint64_t)unwound) & (2 * PENDING_MAX - 1);
+         c->pslots[slot]; slot = (slot + 1) & (2 * PENDING_MAX - 1)) {
+        p = &c->pending[c->pslots[slot] - 1];
+        if (p->unwound == unwound && p->key[0] == key[0] && p->key[1] == key[1]) return p;
+    }
+    if (c->npending == PENDING_MAX) {
+        answer_all(c);
+        c->no_defer = 1;
+        return NULL;
+    }
+    p = &c->pending[c->npending];
+    c->pslots[slot] = (uint32_t)c->npending + 1;
+    p->r = *r;
+    p->ip = ip;
+    p->key[0] = key[0];
+    p->key[1] = key[1];
+    p->unwound = unwound;
+    p->done = 0;
+    p->first = p->n = 0;
+    if (unwound) c->asked[c->nasked++] = c->npending;
+    c->npending++;
+    return p;
+}
+
+/* The stacks with every pending frame's texts in its place (stacks that
+   differed only by pending frames become one) */
+static void pending_replace(collapse_ctx *c) {
+    stack_count *old = c->table;
+    size_t cap = c->cap, i, j, k, m, room = 0;
+    const char **v = NULL;
+    answer_all(c);
+    if (!c->npending) return;
+    c->table = NULL;
+    c->cap = c->n = 0;
+    for (i = 0; i < cap; i++) {
+        const stack_count *e = &old[i];
+        if (!e->frames) continue;
+        for (k = 0, m = 0; k < e->n; k++) m += is_pending(c, e->frames[k]) ? ((const pending_frame *)(const void *)e->frames[k])->n : 1;
+        if (m > room) {
+            room = m * 2;
+            v = grow((void *)v, room, sizeof *v);
+        }
+        for (k = 0, m = 0; k < e->n; k++) {
+            const pending_frame *p = is_pending(c, e->frames[k]) ? (const pending_frame *)(const void *)e->frames[k] : NULL;
+            if (!p) v[m++] = e->frames[k];
+            else /* the run is innermost first; the stack, root first */
+                for (j = p->n; j > 0; j--) v[m++] = c->ptexts[p->first + j - 1];
+        }
+        table_add(c, v, m, e->count);
+        free((void *)e->frames);
+    }
+    free((void *)v);
+    free(old);
+}
+
 static const char *frame_text(collapse_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip) {
     pd_resolved r;
+    c->sym.defer_kernel = !c->no_defer;
     pd_sym_resolve(&c->sym, &c->st, t, cpumode, ip, &r);
+    c->sym.defer_kernel = 0;
+    if (r.ksym_pending) {
+        pending_frame *p = pending_new(c, &r, ip, 0);
+        if (p) return (const char *)(void *)p;
+        pd_sym_kernel_finish(&c->sym, ip, &r);
+    }
     /* perf script's object: the dso's name, the kernel's and modules' in brackets */
     return line_text(c, r.sym ? r.sym : "[unknown]", r.kernel || !r.dso_path ? r.dso : r.dso_path, 0);
 }
@@ -299,20 +454,31 @@ static int unwinds(const collapse_ctx *c, const perfdata_sample *s) { return pd_
 #define UNWOUND_TEXTS_MAX ((size_t)1 << 18)
 typedef struct unwound_cache { uint64_t gen, ip; size_t first, n; } unwound_cache;
 
-static size_t unwound_frames(collapse_ctx *c, pd_thread *t, uint64_t ip, const char **out) {
-    pd_sym_inline in[PD_SYM_INLINES_MAX];
-    pd_resolved r;
-    size_t ni, k;
-    pd_sym_resolve(&c->sym, &c->st, t, PERFDATA_MISC_USER, ip, &r);
-    ni = pd_sym_inlines(&c->sym, &r, in, PD_SYM_INLINES_MAX);
+static size_t inline_texts(collapse_ctx *c, const pd_resolved *r, const char **out) {
+    static pd_sym_inline in[PD_SYM_INLINES_MAX];
+    size_t ni = pd_sym_inlines(&c->sym, r, in, PD_SYM_INLINES_MAX), k;
     if (!ni) {
-        out[0] = line_text(c, r.sym ? r.sym : "[unknown]", r.kernel || !r.dso_path ? r.dso : r.dso_path, 0);
+        out[0] = line_text(c, r->sym ? r->sym : "[unknown]", r->kernel || !r->dso_path ? r->dso : r->dso_path, 0);
         return 1;
     }
     for (k = 0; k < ni; k++) /* perf script's line of an inlined frame ends in "(inlined)" */
-        out[k] = strcmp(in[k].name, r.sym) ? line_text(c, in[k].name, "inlined", 1)
-                                           : line_text(c, r.sym, r.kernel || !r.dso_path ? r.dso : r.dso_path, 0);
+        out[k] = strcmp(in[k].name, r->sym) ? line_text(c, in[k].name, "inlined", 1)
+                                            : line_text(c, r->sym, r->kernel || !r->dso_path ? r->dso : r->dso_path, 0);
     return ni;
+}
+
+static size_t unwound_frames(collapse_ctx *c, pd_thread *t, uint64_t ip, const char **out) {
+    pd_resolved r;
+    pd_sym_resolve(&c->sym, &c->st, t, PERFDATA_MISC_USER, ip, &r);
+    /* no object, or no address in it: pd_sym_inlines has nothing to read */
+    if (!c->no_defer && r.dso_index && r.have_vaddr && (c->answered < c->nasked || pd_sym_inlines_wait(&c->sym, &r))) {
+        pending_frame *p = pending_new(c, &r, ip, 1);
+        if (p) {
+            out[0] = (const char *)(void *)p;
+            return 1;
+        }
+    }
+    return inline_texts(c, &r, out);
 }
 
 static size_t unwind(collapse_ctx *c, pd_thread *t, const perfdata_sample *s) {
@@ -374,6 +540,7 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
         pd_hash_u64(0); /* draws the seed */
         c->key_seed = pd_hash_key[1];
     }
+    if (c->answered < c->nasked) answer_unwound(c, 0);
     unwound = unwinds(c, s) ? unwind(c, t, s) : 0;
     if (nr + unwound + 2 > c->capkey) {
         c->capkey = (nr + unwound + 2) * 2;
@@ -659,6 +826,7 @@ int pd_collapse_run(const pd_command *cmd, int argc, char **argv, pd_opt_handler
     if (c.other_events && !c.event_name) /* stackcollapse-perf.pl says so too */
         fprintf(stderr, "perfdata collapse: folding the samples of event %s only (--event NAME for another)\n",
                 pd_escaped(name, sizeof name, pd_event_name(&s, (size_t)c.event)));
+    pending_replace(&c);
     if (sink) give_stacks(&c, sink, more_ctx);
     else print_stacks(&c, out);
     if (c.dwarf_samples)
@@ -677,6 +845,10 @@ int pd_collapse_run(const pd_command *cmd, int argc, char **argv, pd_opt_handler
     free(c.ucache);
     free((void *)c.utexts);
     free(c.cache);
+    free(c.pending);
+    free(c.asked);
+    free(c.pslots);
+    free((void *)c.ptexts);
     pd_sym_free(&c.sym);
     pd_state_free(&c.st);
     pd_filter_free(&c.filter);

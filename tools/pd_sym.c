@@ -471,6 +471,8 @@ typedef struct pd_prefetch_obj {
     unsigned char id[20];           /* the binary's build id: its debug file is
                                        /usr/lib/debug/.build-id/xx/rest.debug */
     size_t size;
+    const char *path;               /* the binary as recorded (interned) */
+    int own;                        /* elf is the binary (it has a full symbol table) */
     int state;
     pd_elf *elf;                    /* the debug file, kept open until pd_sym_free: the
                                        line tables and entries point into it */
@@ -507,13 +509,27 @@ static size_t build_id_path(char *path, size_t cap, const unsigned char *id, siz
 static void pf_read(struct pd_prefetch *p, long i) {
     char path[256];
     pd_prefetch_obj *o;
+    pd_elf *bin;
     if (i < 0) {
         p->ks_status = pd_kallsyms_load(p->ks_path, &p->ks, &p->ks_err);
         return;
     }
     o = &p->objs[i];
-    if (build_id_path(path, sizeof path, o->id, o->size) && pd_elf_open_file(path, &o->elf, NULL) == PD_ELF_OK &&
-        (o->lines = pd_dwarf_lines_elf(o->elf, NULL)) != NULL && p->want_dwarf)
+    /* the file whose lines load_lines reads first: the binary when it has
+       its full symbol table (debug_file_for), else its debug file */
+    if (o->path && pd_elf_open_file(o->path, &bin, NULL) == PD_ELF_OK) {
+        const pd_elf_info *info = pd_elf_get_info(bin);
+        if (info->build_id && info->build_id_size == o->size && !memcmp(info->build_id, o->id, o->size) &&
+            info->symbol_table && !strcmp(info->symbol_table, ".symtab")) {
+            o->elf = bin;
+            o->own = 1;
+        } else {
+            pd_elf_close(bin);
+        }
+    }
+    if (!o->elf && !(build_id_path(path, sizeof path, o->id, o->size) && pd_elf_open_file(path, &o->elf, NULL) == PD_ELF_OK))
+        return;
+    if ((o->lines = pd_dwarf_lines_elf(o->elf, NULL)) != NULL && p->want_dwarf)
         o->dwarf = pd_dwarf_open_lines(o->elf, o->lines, NULL);
 }
 
@@ -599,6 +615,7 @@ void pd_sym_prefetch(pd_symbolizer *s, int debug) {
             if (k < p->n) continue;
             if (!p->objs && !(p->objs = (pd_prefetch_obj *)calloc(PF_OBJECTS_MAX, sizeof *p->objs))) pd_nomem();
             memcpy(p->objs[p->n].id, b->id, b->size);
+            p->objs[p->n].path = b->name[0] == '/' ? b->name : NULL;
             p->objs[p->n++].size = b->size;
         }
     }
@@ -635,6 +652,37 @@ static pd_prefetch_obj *prefetched(pd_symbolizer *s, const pd_elf *bin) {
             return pf_claim(p, &o->state) ? o : NULL;
     }
     return NULL;
+}
+
+/* Whether the thread has yet to finish reading an item (under the lock,
+   without taking it) */
+static int pf_reading(struct pd_prefetch *p, const int *state) {
+    int reading;
+    pthread_mutex_lock(&p->mu);
+    reading = *state == PF_QUEUED || *state == PF_RUNNING;
+    pthread_mutex_unlock(&p->mu);
+    return reading;
+}
+
+/* Whether the kernel's symbols are still being read ahead */
+static int kallsyms_reading(pd_symbolizer *s) {
+    struct pd_prefetch *p = s->prefetch;
+    return p && p->started && p->ks_path && pf_reading(p, &p->ks_state);
+}
+
+int pd_sym_inlines_wait(pd_symbolizer *s, const pd_resolved *r) {
+    pd_dso *d = r->dso_index && r->dso_index <= s->ndsos ? &s->dsos[r->dso_index - 1] : NULL;
+    struct pd_prefetch *p = s->prefetch;
+    const pd_elf_info *info;
+    size_t i;
+    if (!s->inline_frames || !d || d->lines_tried || !d->symelf || !p || !p->started || !d->elf)
+        return 0;
+    info = pd_elf_get_info(d->elf);
+    if (!info->build_id) return 0;
+    for (i = 0; i < p->n; i++)
+        if (p->objs[i].size == info->build_id_size && !memcmp(p->objs[i].id, info->build_id, p->objs[i].size))
+            return pf_reading(p, &p->objs[i].state);
+    return 0;
 }
 
 static void prefetch_free(pd_symbolizer *s) {
@@ -703,8 +751,20 @@ static char level_of(unsigned cpumode) {
     }
 }
 
-static void resolve_kernel(pd_symbolizer *s, const pd_map_entry *m, uint64_t ip, pd_resolved *out) {
+/* The kernel's symbol at ip, read first when not yet */
+static void name_kernel(pd_symbolizer *s, uint64_t ip, pd_resolved *out) {
     const pd_ksym *k;
+    if (!s->kallsyms_tried) load_kallsyms(s);
+    k = s->kallsyms ? pd_kallsyms_lookup(s->kallsyms, ip) : NULL;
+    if (k) {
+        out->sym = k->name;
+        out->sym_start = k->addr;
+        out->sym_end = k->end;
+        out->sym_off = ip - k->addr;
+    }
+}
+
+static void resolve_kernel(pd_symbolizer *s, const pd_map_entry *m, uint64_t ip, pd_resolved *out) {
     char mod[512];
     int main_map = !strncmp(m->name, "[kernel.kallsyms]", 17) || !is_module_name(m->name);
     if (main_map) {
@@ -714,14 +774,17 @@ static void resolve_kernel(pd_symbolizer *s, const pd_map_entry *m, uint64_t ip,
         out->dso = module_name(m->name, mod, sizeof mod) ? pd_intern_str(&s->names, mod) : pd_intern_str(&s->names, basename_of(m->name));
         out->addr = ip - m->start + m->pgoff;
     }
-    if (!s->kallsyms_tried) load_kallsyms(s);
-    k = s->kallsyms ? pd_kallsyms_lookup(s->kallsyms, ip) : NULL;
-    if (k) {
-        out->sym = k->name;
-        out->sym_start = k->addr;
-        out->sym_end = k->end;
-        out->sym_off = ip - k->addr;
+    if (!s->kallsyms_tried && s->defer_kernel && kallsyms_reading(s)) {
+        out->ksym_pending = 1;
+        return;
     }
+    name_kernel(s, ip, out);
+}
+
+void pd_sym_kernel_finish(pd_symbolizer *s, uint64_t ip, pd_resolved *r) {
+    if (!r->ksym_pending) return;
+    r->ksym_pending = 0;
+    name_kernel(s, ip, r);
 }
 
 void pd_sym_resolve(pd_symbolizer *s, pd_state *st, pd_thread *t, unsigned cpumode, uint64_t ip, pd_resolved *out) {
@@ -852,8 +915,9 @@ static void load_lines(pd_symbolizer *s, pd_dso *d) {
     pd_prefetch_obj *o;
     d->lines_tried = 1;
     if (!d->symelf) return;
-    if (d->symelf != d->elf && (o = prefetched(s, d->elf)) != NULL && o->lines) {
-        /* the symbols' debug file (debug_file_for) is the one read ahead */
+    if ((o = prefetched(s, d->elf)) != NULL && o->lines && o->own == (d->symelf == d->elf)) {
+        /* the file read ahead is the one read here: the symbols' debug file
+           (debug_file_for), or the binary itself (the same build id) */
         d->lines = o->lines;
         o->lines = NULL;
         if (o->dwarf) {
@@ -1354,7 +1418,15 @@ size_t pd_sym_unwind(pd_symbolizer *s, pd_state *st, pd_thread *t, const perfdat
     unsigned i, pc_reg, sp_reg, flags = PD_UNWIND_PERF;
     int kind = unwind_kind(smp, arch);
     if (kind == UNWIND_NONE || !pd_sym_can_unwind(s, t)) return 0;
-    for (i = 0; i < PD_CFI_REGS; i++) perf_regs[i] = perfdata_regs_get(&smp->regs_user, i, NULL);
+    /* the values in mask order, in one pass (perfdata_regs_get counts the
+       bits below each register) */
+    memset(perf_regs, 0, sizeof perf_regs);
+    if (smp->regs_user.abi) {
+        uint64_t bits = smp->regs_user.mask;
+        size_t k = 0;
+        for (i = 0; i < PD_CFI_REGS && bits; i++, bits >>= 1)
+            if (bits & 1) perf_regs[i] = perfdata_u64s_at(&smp->regs_user.values, k++);
+    }
     stack.addr_size = 8;
     if (kind == UNWIND_X86_64) {
         pd_unwind_regs_x86_64(perf_regs, smp->regs_user.mask, &regs);

@@ -51,6 +51,8 @@ typedef struct pd_symbolizer {
                                        cache of them must be emptied when it changes) */
     int partial;                    /* something was left out and said on stderr (malformed
                                        line tables): the command exits non-zero */
+    int defer_kernel;               /* 1: pd_sym_resolve does not wait for the kernel's symbols
+                                       being read ahead (pd_resolved.ksym_pending) */
 } pd_symbolizer;
 
 /* 1 unless --no-demangle: pd_sym_init copies it. */
@@ -77,6 +79,8 @@ typedef struct pd_resolved {
     uint64_t vaddr;                 /* the ELF virtual address (valid when have_vaddr) */
     int have_vaddr;
     int plt;                        /* sym is a PLT entry perf synthesized (no symbol in the file) */
+    int ksym_pending;               /* a kernel address whose symbol is yet to be looked up
+                                       (defer_kernel): pd_sym_kernel_finish */
 } pd_resolved;
 
 void pd_sym_init(pd_symbolizer *s, const perfdata_file *f);
@@ -120,6 +124,16 @@ int pd_sym_source(pd_symbolizer *s, size_t dso_index, uint64_t vaddr, char *file
 #define PD_SYM_INLINES_MAX 1025
 typedef struct pd_sym_inline { const char *name, *srcline; } pd_sym_inline;
 size_t pd_sym_inlines(pd_symbolizer *s, const pd_resolved *r, pd_sym_inline *out, size_t max);
+/* 1 when pd_sym_inlines of r would wait for its object's debug
+   information, still being read ahead (pd_sym_prefetch). The answers
+   depend on the order of the questions (perf's addr2line gives up on an
+   object, and names some entries, by what it was asked before), so a
+   caller that puts questions off must ask them in their order. */
+int pd_sym_inlines_wait(pd_symbolizer *s, const pd_resolved *r);
+/* Names a kernel address that pd_sym_resolve left pending (defer_kernel
+   set while the kernel's symbols were read ahead), waiting for them; the
+   answer is the one pd_sym_resolve would have given. */
+void pd_sym_kernel_finish(pd_symbolizer *s, uint64_t ip, pd_resolved *r);
 
 /* Whether perf 6.1 unwinds t's user stacks: once one of its maps is of an
    object whose ELF file is at hand (elsewhere its samples get no user
