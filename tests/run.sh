@@ -184,6 +184,7 @@ count "report = perf report --stdio on tests/data (workload entries, 0.01%)" pyt
 count "collapse = folding of perf script's callchains" python3 tests/collapse_diff.py build/perfdata --expect tests/expected/collapse.txt tests/data
 count "report = perf report --stdio on tests/data (ASan build)" python3 tests/report_diff.py build/asan/perfdata tests/data
 count "collapse = folding of perf script's callchains (ASan build)" python3 tests/collapse_diff.py build/asan/perfdata --expect tests/expected/collapse.txt tests/data
+count "collapse with names put off until the read-ahead thread has them, and a bound of 2 reached (ASan+UBSan) = collapse -j 1 on every call-graph fixture" sh tests/collapse_pending.sh build/perfdata $B tests/data
 count "flamegraph = flamegraph.pl --hash: every frame's name, x, width, depth on tests/data and hand-made folded stacks, with the options; --diff = difffolded.pl | flamegraph.pl, colours included; well-formed XML whatever the names" python3 tests/flamegraph_diff.py build/perfdata tests/data
 count "flamegraph on tests/data (ASan build)" python3 tests/flamegraph_diff.py build/asan/perfdata tests/data
 step="flamegraph in a browser (headless Chromium through ChromeDriver): hover shows the title, a click zooms (callers full width, the rest hidden), Reset Zoom, search marks the matches and gives their share, ic ignores case"

@@ -204,7 +204,9 @@ static const char *line_text(collapse_ctx *c, const char *sym, const char *mod, 
    came, as soon as their object is read, and every later one after them
    (the answers depend on the order: pd_sym_inlines_wait). Bounded: past
    PENDING_MAX, the rest are waited for, as without the thread. */
-#define PENDING_MAX 8192
+#ifndef PENDING_MAX
+#define PENDING_MAX 8192 /* a build for the tests sets a small one, so that it is reached */
+#endif
 typedef struct pending_frame {
     pd_resolved r;
     uint64_t ip;
