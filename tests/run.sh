@@ -184,6 +184,7 @@ count "report = perf report --stdio on tests/data (workload entries, 0.01%)" pyt
 count "collapse = folding of perf script's callchains" python3 tests/collapse_diff.py build/perfdata --expect tests/expected/collapse.txt tests/data
 count "report = perf report --stdio on tests/data (ASan build)" python3 tests/report_diff.py build/asan/perfdata tests/data
 count "collapse = folding of perf script's callchains (ASan build)" python3 tests/collapse_diff.py build/asan/perfdata --expect tests/expected/collapse.txt tests/data
+count "-z chunks decompressed ahead in threads of their own (-j 4) = -j 1 (dump, dump --ordered, report, script, collapse; output, messages, exit status) on crafted -z files: whole frames, a frame cut anywhere, damaged frames and blocks, a chunk past the reader's room, runs of 4 MiB, a cut record; both byte orders" python3 tests/zahead_same.py build/perfdata $B/zahead
 count "collapse with names put off until the read-ahead thread has them, and a bound of 2 reached (ASan+UBSan) = collapse -j 1 on every call-graph fixture" sh tests/collapse_pending.sh build/perfdata $B tests/data
 count "flamegraph = flamegraph.pl --hash: every frame's name, x, width, depth on tests/data and hand-made folded stacks, with the options; --diff = difffolded.pl | flamegraph.pl, colours included; well-formed XML whatever the names" python3 tests/flamegraph_diff.py build/perfdata tests/data
 count "flamegraph on tests/data (ASan build)" python3 tests/flamegraph_diff.py build/asan/perfdata tests/data
@@ -210,7 +211,7 @@ count "report and collapse = perf report, perf script | stackcollapse-perf.pl (l
 count "cut files: every command reads up to the cut, dump prints the whole records (ASan build)" python3 tests/cut_test.py build/asan/perfdata tests/data/*.data
 count "script = perf script on tests/data, byte for byte; big-endian twins print the same; stackcollapse-perf.pl of script = collapse" python3 tests/script_diff.py build/perfdata --collapse --expect tests/expected/script-data.txt tests/data
 count "script = perf script (live): -F lists (kinds, +-fields), filters, side-band events, refusals; --filter selects what its expression says" python3 tests/script_live.py build/perfdata
-count "reading ahead in a second thread: -j 2 = -j 1 (output, messages, exit) for every ordered command on tests/data, under ThreadSanitizer" sh tests/jobs_tsan.sh $B/perfdata_tsan tests/data
+count "reading ahead in a second thread: -j 2 = -j 1 (output, messages, exit) for every ordered command on tests/data, and -z chunks decompressed in helper threads (-j 4) = -j 1 on crafted -z files, under ThreadSanitizer" sh tests/jobs_tsan.sh $B/perfdata_tsan tests/data
 if [ -d "$CORPUS" ]; then
     count "reading ahead in a second thread: -j 2 = -j 1 on ../shared/corpus (release build)" python3 tests/jobs_same.py build/perfdata "$CORPUS"
 else

@@ -320,8 +320,8 @@ static void pending_replace(collapse_ctx *c) {
         const stack_count *e = &old[i];
         if (!e->frames) continue;
         for (k = 0, m = 0; k < e->n; k++) m += is_pending(c, e->frames[k]) ? ((const pending_frame *)(const void *)e->frames[k])->n : 1;
-        if (m > room) {
-            room = m * 2;
+        if (!v || m > room) {
+            room = m * 2 + 16;
             v = grow((void *)v, room, sizeof *v);
         }
         for (k = 0, m = 0; k < e->n; k++) {

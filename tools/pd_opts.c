@@ -28,7 +28,9 @@ const pd_opt pd_queue_opts[] = {
      "                            queue is released early, as perf does (0: no bound)"},
     {'j', OPT_JOBS, "jobs", "N", "threads: 1 reads and processes in one; 2 or more reads ahead in a\n"
      "                            second one (the default for inputs of 16 MiB and more on 2 CPUs or\n"
-     "                            more), and symbols and debug files in a third; the output is the same"},
+     "                            more), and symbols and debug files in a third; 3 or more decompress -z\n"
+     "                            chunks in N - 2 more, at most 8 (the default: CPUs - 2, at most 4); the\n"
+     "                            output is the same"},
     {0, 0, NULL, NULL, NULL},
 };
 

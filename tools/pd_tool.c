@@ -183,17 +183,323 @@ int pd_session_open_mem(pd_session *s, const unsigned char *data, size_t size, c
 static int pipe_decompressed(const pd_pipe *p);
 static uint64_t records_read(const pd_session *s);
 
+static void zahead_stop(pd_session *s);
+
 int pd_session_decompressed(const pd_session *s, const perfdata_record *rec) {
     if (s->pipe) return pipe_decompressed(s->pipe); /* the reader is ahead: said with the record */
     return perfdata_reader_expands(&s->reader, rec);
 }
 
 void pd_session_close(pd_session *s) {
+    zahead_stop(s);
     perfdata_reader_close(&s->reader);
     take_back(s);
     free(s->views);
     s->views = NULL;
     pd_input_close(&s->input);
+}
+
+/* ------------------------------------- -z chunks decompressed ahead */
+
+/* A -z file's chunks are zstd frames, and perf ends a frame with each
+   chunk: threads of their own decode the chunks ahead of the reader, each
+   from a decoder between frames, and the reader copies each chunk's output
+   as it comes to it (zahead_chunk is its decompressor). What the reader's
+   own decoder would have said is said: the same output, the same failure
+   at the same chunk. Where that guess is wrong (a chunk starts inside the
+   frame the one before began) or the helpers' walk meets another chunk
+   than the reader (a damaged file), the reader decodes from there itself,
+   after decoding the chunk before again to be where the stream was. */
+#define PD_ZAHEAD_MAX 8              /* helper threads */
+#define PD_ZAHEAD_MIN_INPUT ((uint64_t)4 << 20) /* by default, for a data section of this much or more */
+
+typedef struct pd_zslot {
+    uint64_t seq;                    /* the chunk's place (1, 2, ...); 0: none yet */
+    int ready;
+    const unsigned char *in;         /* its payload, as the reader passes it */
+    size_t in_size;
+    unsigned char *out;              /* zahead.cap bytes */
+    size_t size;                     /* what was decoded (up to the error) */
+    perfdata_status st;              /* as perfdata_zstd_chunk returns it with cap bytes of room */
+    int between;                     /* after it, the stream is between frames */
+} pd_zslot;
+
+typedef struct pd_zhelper { struct pd_zahead *z; size_t i; } pd_zhelper;
+
+struct pd_zahead {
+    pthread_t thread[PD_ZAHEAD_MAX];
+    pd_zhelper helper[PD_ZAHEAD_MAX];
+    size_t nthreads;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pd_zslot *slot;                  /* nslots, chunk seq in slot seq % nslots */
+    size_t nslots;
+    uint64_t taken;                  /* chunks the helpers have taken */
+    uint64_t consumed;               /* chunks the reader has taken */
+    size_t pos;                      /* the helpers' walk through the data section */
+    int stop, done;                  /* stop: the session is done with them; done: no chunk is left */
+    const unsigned char *data;       /* the data section */
+    size_t data_n;
+    int big;
+    size_t cap;                      /* a chunk's output the reader takes at most */
+    size_t mem_n;                    /* a decoder and its window, as the reader would set one up */
+    unsigned char *mem[PD_ZAHEAD_MAX];
+    /* the reader's side */
+    int own;                         /* it decodes the chunks itself from now on */
+    unsigned char *own_mem;
+    const unsigned char *last_in;    /* the chunk before, and where the stream was after it */
+    size_t last_n;
+    int last_between;
+};
+
+/* A decoder in mem (mem_n bytes), as the reader sets its own up in the
+   memory it asks for */
+static perfdata_zstd_dctx *zahead_dctx(unsigned char *mem, size_t mem_n) {
+    size_t at = (sizeof(perfdata_zstd_dctx) + 15u) & ~(size_t)15u;
+    perfdata_zstd_dctx_init((perfdata_zstd_dctx *)(void *)mem, mem + at, mem_n - at, 0);
+    return (perfdata_zstd_dctx *)(void *)mem;
+}
+
+/* The memory the reader asks for to decode a stream whose first chunk is
+   in[0..n): 0 where it would fail (not a frame, a window past the bound) */
+static size_t zahead_need(const unsigned char *in, size_t n) {
+    size_t win = 0, need;
+    if (perfdata_zstd_window_buffer_size(in, n, &win, 0) != PERFDATA_OK || !win) return 0;
+    need = sizeof(perfdata_zstd_dctx) + 16 + win;
+    return need < win || need > PD_ZSTD_LIMIT ? 0 : need;
+}
+
+/* The next chunk record's payload from *pos in the data section, as
+   perfdata_decode_compressed reads it; 0 at the end (or a record that ends
+   the walk) */
+static int zahead_next(const struct pd_zahead *z, size_t *pos, perfdata_view *payload) {
+    while (z->data_n - *pos >= 8) {
+        const unsigned char *q = z->data + *pos;
+        uint32_t type = z->big ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3]
+                               : (uint32_t)q[3] << 24 | (uint32_t)q[2] << 16 | (uint32_t)q[1] << 8 | q[0];
+        size_t size = z->big ? (size_t)q[6] << 8 | q[7] : (size_t)q[7] << 8 | q[6];
+        if (size < 8 || size > z->data_n - *pos) return 0;
+        *pos += size;
+        if (type == PERFDATA_RECORD_COMPRESSED || type == PERFDATA_RECORD_COMPRESSED2) {
+            perfdata_record rec;
+            perfdata_compressed cz;
+            memset(&rec, 0, sizeof rec);
+            rec.type = type;
+            rec.size = (uint16_t)size;
+            rec.big_endian = z->big;
+            rec.body.p = q + 8;
+            rec.body.n = size - 8;
+            if (perfdata_decode_compressed(NULL, &rec, &cz, NULL) == PERFDATA_OK) {
+                *payload = cz.data;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* One chunk from dctx's state into out (cap bytes), as perfdata_zstd_chunk
+   decodes it; *between: the stream is between frames after it */
+static perfdata_status zahead_decode(perfdata_zstd_dctx *dctx, const unsigned char *in, size_t n, unsigned char *out,
+                                     size_t cap, size_t *size, int *between) {
+    size_t used = 0;
+    *size = 0;
+    *between = 0;
+    for (;;) {
+        size_t consumed = 0, written = 0;
+        perfdata_error e;
+        perfdata_status st = perfdata_zstd_decompress_stream(dctx, in + used, n - used, &consumed, out + *size,
+                                                             cap - *size, &written, &e);
+        used += consumed;
+        *size += written;
+        if (st == PERFDATA_ERR_NO_SPACE && e.detail == 0) return st;
+        if (st != PERFDATA_OK && st != PERFDATA_NEED_INPUT) return PERFDATA_ERR_MALFORMED;
+        if (used >= n) {
+            *between = st == PERFDATA_OK;
+            return PERFDATA_OK;
+        }
+    }
+}
+
+
+static void *zahead_main(void *arg) {
+    pd_zhelper *h = (pd_zhelper *)arg;
+    struct pd_zahead *z = h->z;
+    unsigned char *mem = z->mem[h->i];
+    for (;;) {
+        perfdata_view in;
+        pd_zslot *s;
+        uint64_t seq;
+        pthread_mutex_lock(&z->mu);
+        if (z->stop || z->done || !zahead_next(z, &z->pos, &in)) {
+            z->done = 1;
+            pthread_cond_broadcast(&z->cv);
+            pthread_mutex_unlock(&z->mu);
+            return NULL;
+        }
+        seq = ++z->taken;
+        s = &z->slot[seq % z->nslots];
+        while (seq > z->consumed + z->nslots && !z->stop) pthread_cond_wait(&z->cv, &z->mu); /* its slot is the reader's */
+        if (z->stop) { pthread_mutex_unlock(&z->mu); return NULL; }
+        s->seq = seq;
+        s->ready = 0;
+        pthread_mutex_unlock(&z->mu);
+        s->in = in.p;
+        s->in_size = in.n;
+        s->st = zahead_decode(zahead_dctx(mem, z->mem_n), in.p, in.n, s->out, z->cap, &s->size, &s->between);
+        pthread_mutex_lock(&z->mu);
+        s->ready = 1;
+        pthread_cond_broadcast(&z->cv);
+        pthread_mutex_unlock(&z->mu);
+    }
+}
+
+/* From this chunk on, the reader decodes: where the stream was after the
+   chunk before (between frames, or inside the one it began) */
+static perfdata_status zahead_own(struct pd_zahead *z, const unsigned char *in, size_t in_size, unsigned char *out,
+                                  size_t out_cap, size_t *out_size) {
+    if (!z->own) {
+        pthread_mutex_lock(&z->mu);
+        z->stop = 1;
+        pthread_cond_broadcast(&z->cv);
+        pthread_mutex_unlock(&z->mu);
+        z->own = 1;
+        if (!(z->own_mem = (unsigned char *)malloc(z->mem_n))) return PERFDATA_ERR_MALFORMED;
+        zahead_dctx(z->own_mem, z->mem_n);
+        if (!z->last_between) { /* the frame began in the chunk before, from between frames: again */
+            unsigned char *scratch = (unsigned char *)malloc(z->cap);
+            size_t size;
+            int between;
+            perfdata_status st =
+                scratch ? zahead_decode((perfdata_zstd_dctx *)(void *)z->own_mem, z->last_in, z->last_n, scratch, z->cap,
+                                        &size, &between)
+                        : PERFDATA_ERR_MALFORMED;
+            free(scratch);
+            if (st != PERFDATA_OK) return PERFDATA_ERR_MALFORMED;
+        }
+    }
+    if (!z->own_mem) return PERFDATA_ERR_MALFORMED;
+    return perfdata_zstd_chunk(z->own_mem, in, in_size, out, out_cap, out_size);
+}
+
+/* The reader's decompressor */
+static perfdata_status zahead_chunk(void *user, const unsigned char *in, size_t in_size, unsigned char *out,
+                                    size_t out_cap, size_t *out_size) {
+    struct pd_zahead *z = (struct pd_zahead *)user;
+    uint64_t seq = z->consumed + 1;
+    pd_zslot *s = &z->slot[seq % z->nslots];
+    perfdata_status st;
+    size_t size;
+    *out_size = 0;
+    if (z->own) return zahead_own(z, in, in_size, out, out_cap, out_size);
+    pthread_mutex_lock(&z->mu);
+    while (!(s->seq == seq && s->ready) && !(z->done && z->taken < seq)) pthread_cond_wait(&z->cv, &z->mu);
+    pthread_mutex_unlock(&z->mu);
+    /* the helpers' chunk, decoded from between frames where the stream was
+       between frames, with room for all its output where the reader gives
+       more than they had */
+    if (s->seq != seq || !s->ready || s->in != in || s->in_size != in_size || !z->last_between ||
+        (s->st == PERFDATA_ERR_NO_SPACE && out_cap > z->cap))
+        return zahead_own(z, in, in_size, out, out_cap, out_size);
+    st = s->st;
+    size = s->size;
+    if (size > out_cap) st = PERFDATA_ERR_NO_SPACE; /* where the reader's decoder runs out of room too */
+    else if (size) memcpy(out, s->out, size);
+    *out_size = st == PERFDATA_ERR_NO_SPACE ? out_cap : size;
+    z->last_in = in;
+    z->last_n = in_size;
+    z->last_between = s->between;
+    pthread_mutex_lock(&z->mu);
+    z->consumed = seq;
+    pthread_cond_broadcast(&z->cv);
+    pthread_mutex_unlock(&z->mu);
+    return st;
+}
+
+static void zahead_free(struct pd_zahead *z) {
+    size_t i;
+    if (z->slot)
+        for (i = 0; i < z->nslots; i++) free(z->slot[i].out);
+    free(z->slot);
+    for (i = 0; i < PD_ZAHEAD_MAX; i++) free(z->mem[i]);
+    free(z->own_mem);
+    free(z);
+}
+
+/* Before the walk: the helpers, for a -z file (-j N: N - 2 of them, at
+   most 8; by default two fewer than the CPUs, at most 4, for 4 MiB of
+   chunks or more: the command and the reader take one CPU each, and on two
+   decompressing elsewhere costs more than it saves); where they cannot
+   start, the reader decodes */
+static void zahead_start(pd_session *s) {
+    const perfdata_file *f = s->file;
+    struct pd_zahead *z;
+    perfdata_feat_compressed fc;
+    perfdata_view sec, first;
+    size_t pos = 0, i, n;
+    uint64_t cap;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    n = pd_limit.jobs ? (pd_limit.jobs > 2 ? (size_t)pd_limit.jobs - 2 : 0) : cpus > 2 ? (size_t)(cpus > 6 ? 4 : cpus - 2) : 0;
+    if (!pd_limit.jobs && f->data.size < PD_ZAHEAD_MIN_INPUT) n = 0; /* threads cost more than they save there */
+    if (n > PD_ZAHEAD_MAX) n = PD_ZAHEAD_MAX;
+    if (!n || s->stream || s->input.nr_streams || !perfdata_has_feature(f, PERFDATA_FEAT_COMPRESSED) ||
+        !s->input.main.data || f->data.offset > s->input.main.size || f->data.size > s->input.main.size - f->data.offset)
+        return;
+    if (!(z = (struct pd_zahead *)calloc(1, sizeof *z))) return;
+    z->data = s->input.main.data + f->data.offset;
+    z->data_n = (size_t)f->data.size;
+    z->big = (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
+    z->last_between = 1;
+    /* the most room the reader gives a chunk: twice its buffer for one
+       (the output the feature's mmap_len says, else 512 KiB, at most 64
+       MiB, and a record left over) and 16 MiB more when it keeps them in
+       time order. Its pages are touched only as far as chunks decode. */
+    cap = perfdata_feature_section(f, PERFDATA_FEAT_COMPRESSED, &sec, NULL) == PERFDATA_OK &&
+                  perfdata_decode_feat_compressed(sec, z->big, &fc, NULL) == PERFDATA_OK && fc.mmap_len
+              ? fc.mmap_len : 512u * 1024u;
+    if (cap > ((uint64_t)64 << 20)) cap = (uint64_t)64 << 20;
+    z->cap = ((size_t)cap + 65535u) * 2 + ((size_t)16 << 20);
+    z->nslots = 2 * n + 1;
+    if (!zahead_next(z, &pos, &first) || !(z->mem_n = zahead_need(first.p, first.n)) ||
+        !(z->slot = (pd_zslot *)calloc(z->nslots, sizeof *z->slot))) {
+        zahead_free(z);
+        return;
+    }
+    for (i = 0; i < z->nslots; i++)
+        if (!(z->slot[i].out = (unsigned char *)malloc(z->cap))) { zahead_free(z); return; }
+    for (i = 0; i < n; i++)
+        if (!(z->mem[i] = (unsigned char *)malloc(z->mem_n))) { zahead_free(z); return; }
+    if (pthread_mutex_init(&z->mu, NULL) != 0) { zahead_free(z); return; }
+    if (pthread_cond_init(&z->cv, NULL) != 0) { pthread_mutex_destroy(&z->mu); zahead_free(z); return; }
+    for (i = 0; i < n; i++) {
+        z->helper[i].z = z;
+        z->helper[i].i = i;
+        if (pthread_create(&z->thread[i], NULL, zahead_main, &z->helper[i]) != 0) break;
+    }
+    z->nthreads = i;
+    if (!i) {
+        pthread_cond_destroy(&z->cv);
+        pthread_mutex_destroy(&z->mu);
+        zahead_free(z);
+        return;
+    }
+    s->zahead = z;
+    perfdata_reader_set_decompressor(&s->reader, zahead_chunk, z);
+}
+
+static void zahead_stop(pd_session *s) {
+    struct pd_zahead *z = s->zahead;
+    size_t i;
+    if (!z) return;
+    pthread_mutex_lock(&z->mu);
+    z->stop = 1;
+    pthread_cond_broadcast(&z->cv);
+    pthread_mutex_unlock(&z->mu);
+    for (i = 0; i < z->nthreads; i++) pthread_join(z->thread[i], NULL);
+    pthread_cond_destroy(&z->cv);
+    pthread_mutex_destroy(&z->mu);
+    zahead_free(z);
+    s->zahead = NULL;
 }
 
 /* The walk stopped on an error: where, and how far the command got.
@@ -651,7 +957,11 @@ static int walk(pd_session *s, pd_record_fn fn, void *ctx) {
 }
 
 int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx) {
-    return walk_ended(s, walk(s, fn, ctx));
+    int rc;
+    zahead_start(s);
+    rc = walk(s, fn, ctx);
+    zahead_stop(s);
+    return walk_ended(s, rc);
 }
 
 /* In perf's delivery order: the session is opened again in time order. */
@@ -667,11 +977,19 @@ int pd_session_walk_ordered(pd_session *s, pd_record_fn fn, void *ctx) {
         }
         if (session_start(s, s->path) < 0) return PD_EXIT_ERROR;
     }
+    zahead_start(s);
     if (pipe_wanted(s)) {
         int rc = walk_piped(s, fn, ctx);
-        if (rc != -1) return walk_ended(s, rc);
+        if (rc != -1) {
+            zahead_stop(s);
+            return walk_ended(s, rc);
+        }
     }
-    return walk_ended(s, walk(s, fn, ctx));
+    {
+        int rc = walk(s, fn, ctx);
+        zahead_stop(s);
+        return walk_ended(s, rc);
+    }
 }
 
 void pd_session_skip(pd_session *s, const perfdata_record *rec, const perfdata_error *err) {

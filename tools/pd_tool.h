@@ -34,6 +34,7 @@ typedef struct pd_session {
     int partial;                    /* part of the input was not read or not used */
     int read_partial;               /* the same, said by the reading side of the walk */
     struct pd_pipe *pipe;           /* the walk's reader thread, while there is one */
+    struct pd_zahead *zahead;       /* the thread decompressing -z chunks ahead of the reader, while there is one */
 } pd_session;
 
 /* Exit statuses: PD_EXIT_* of pd_opts.h. PARTIAL: the output covers what
