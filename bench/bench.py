@@ -177,6 +177,63 @@ def stat_samples(path, perfdata=PERFDATA):
     return int(m.group(1)) if m else 0
 
 
+LPD = os.path.join(ROOT, 'build', 'lpd', 'release', 'lpd-walk')
+PERFPARSER = '/usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser'
+
+
+def build_lpd():
+    """linux-perf-data 0.6, the Rust parser (Debian's librust-linux-perf-data-dev,
+    built offline with cargo), walking every record: stat's peer. None when
+    it cannot be built, and why on stderr."""
+    if not shutil.which('cargo') or not os.path.isdir('/usr/share/cargo/registry/linux-perf-data-0.6.0'):
+        print('linux-perf-data peer skipped: needs cargo and librust-linux-perf-data-dev', file=sys.stderr)
+        return None
+    r = subprocess.run(['cargo', 'build', '--release', '--quiet', '--target-dir', os.path.join(ROOT, 'build', 'lpd')],
+                       cwd=os.path.join(HERE, 'lpd-walk'), stderr=subprocess.PIPE, text=True)
+    if r.returncode or not os.path.exists(LPD):
+        print('linux-perf-data peer skipped: cargo build failed: ' + r.stderr[-300:], file=sys.stderr)
+        return None
+    return LPD
+
+
+def peer_samples(cmd):
+    """The samples a peer says it parsed ("N samples"), or None"""
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    m = re.search(r'(\d+) samples', r.stdout)
+    return int(m.group(1)) if m and r.returncode == 0 else None
+
+
+def event_samples(path):
+    """{event: samples} as `perfdata stat` decodes them"""
+    out = subprocess.run([PERFDATA, 'stat', path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r'^(\S+) stats:\n\s*SAMPLE events:\s*(\d+)', out, re.M)}
+
+
+def accounted(path):
+    """Whether every row saw every sample: the Samples column of `report -n
+    --sort comm` summed per event, and collapse's counts (the first event's
+    samples, guests' left out as perf script does) against stat's counts"""
+    want = event_samples(path)
+    out = subprocess.run([PERFDATA, 'report', '-n', '--sort', 'comm', path], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True).stdout
+    got, event = {}, None
+    for line in out.splitlines():
+        m = re.match(r"# Samples: .* of event '([^']*)'", line)
+        if m:
+            event = m.group(1)
+            got[event] = 0
+            continue
+        m = re.match(r'\s+[0-9.]+%\s+(\d+)\s', line)
+        if m and event is not None:
+            got[event] += int(m.group(1))
+    report_ok = all(got.get(e, 0) == n for e, n in want.items() if n)
+    folded = subprocess.run([PERFDATA, 'collapse', path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True).stdout
+    total = sum(int(line.rsplit(' ', 1)[1]) for line in folded.splitlines() if line.strip())
+    first = next((n for n in want.values() if n), 0)
+    return report_ok, sum(got.values()), sum(want.values()), total, first
+
+
 def build_walk():
     """The floor, with libzstd when it is installed (libzstd-dev): the -z
     input's floor is then the walk with decompression."""
@@ -280,6 +337,12 @@ def main():
               ('deep-dwarf.data', max(1, a.mb * 3 // 10), ['-a', '--call-graph', 'dwarf,4096', '-F', '999'], deep)]
     rows = []
     parities = []
+    peers = []      # (input, peer, time, rss, samples parsed, samples in the file, our command, our time)
+    accounts = []   # (input, report ok, report's samples, stat's samples, collapse's, the first event's)
+    lpd = build_lpd()
+    perfparser = PERFPARSER if os.access(PERFPARSER, os.X_OK) else None
+    if not perfparser:
+        print('perfparser peer skipped: hotspot (its hotspot-perfparser) is not installed', file=sys.stderr)
     if a.only:
         inputs = [i for i in inputs if i[0] in a.only.split(',')]
     for name, mb, args, load in inputs:
@@ -338,13 +401,28 @@ def main():
                 row.update(perf=pt, perf_rss=prss, speedup=pt / t if t else 0, rss_ratio=prss / rss if rss else 0)
             rows.append(row)
             print(row, flush=True)
+        by = {r['what']: r for r in rows if r['input'] == name}
+        if lpd:
+            t, rss, _ = measure([lpd, path], a.runs)
+            peers.append((name, 'linux-perf-data 0.6 (Rust): every record parsed', t, rss, peer_samples([lpd, path]),
+                          nsamples, 'perfdata stat', by['perfdata stat']['time']))
+            print(peers[-1], flush=True)
+        if perfparser:
+            pp = [perfparser, '--input', path, '--output', '/dev/null']
+            t, rss, _ = measure(pp, max(1, min(a.runs, a.perf_runs)))
+            # it says nothing of what it read; a -z file it cannot read ("unhandled event type 81") takes no time
+            peers.append((name, 'hotspot-perfparser 1.3: parsed, unwound, symbolized', t, rss, None, nsamples,
+                          'perfdata collapse', by['perfdata collapse']['time']))
+            print(peers[-1], flush=True)
+        accounts.append((name,) + accounted(path))
+        print(accounts[-1], flush=True)
         if have_perf:
             parities.append((name, parity(path)))
             print(parities[-1], flush=True)
-    write_results(rows, zstd_rows(a) if not a.only else [], a, parities)
+    write_results(rows, zstd_rows(a) if not a.only else [], a, parities, peers, accounts)
 
 
-def write_results(rows, zrows, a, parities=()):
+def write_results(rows, zrows, a, parities=(), peers=(), accounts=()):
     head = '| input | size | records | command | time | MB/s | records/s | peak RSS | x floor | perf | perf RSS | perf / ours | perf RSS / ours |'
     rule = '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|'
     if a.before:
@@ -405,6 +483,24 @@ def write_results(rows, zrows, a, parities=()):
             n, same, addrs = res
             lines.append(f'| {name} | {n} | {same} ({100 * same / n if n else 0:.2f}%) | '
                          f'{addrs} ({100 * addrs / n if n else 0:.2f}%) |')
+    if peers:
+        lines += ['', '## Other readers', '',
+                  'linux-perf-data 0.6 (Rust, `bench/lpd-walk`) parses every record, as `perfdata stat` decodes every '
+                  'field; hotspot\'s perfparser 1.3 parses, unwinds and symbolizes (its output to /dev/null), as '
+                  '`perfdata collapse` does. Neither reads -z chunks: on zstd.data they see no sample.', '',
+                  '| input | reader | time | peak RSS | samples it parsed | samples in the file | ours | ours / theirs (time) |',
+                  '|---|---|---:|---:|---:|---:|---|---:|']
+        for name, who, t, rss, got, n, ours, ot in peers:
+            lines.append(f'| {name} | {who} | {t:.3f} s | {rss // 1024} MiB | {"" if got is None else got} | {n} | '
+                         f'{ours} {ot:.3f} s | {ot / t if t else 0:.2f} |')
+    if accounts:
+        lines += ['', 'Every row saw every sample: the Samples column of `report -n --sort comm` summed per event '
+                  'against the samples `perfdata stat` decoded, and the counts of `collapse` (one event: the first) '
+                  'against that event\'s samples.', '',
+                  '| input | report rows | samples | collapse | first event\'s samples |', '|---|---:|---:|---:|---:|']
+        for name, ok, rsum, n, csum, first in accounts:
+            lines.append(f'| {name} | {rsum}{"" if ok else " (MISMATCH)"} | {n} | {csum}'
+                         f'{"" if csum == first else " (differs)"} | {first} |')
     if zrows:
         lines += ['', '## zstd decoder', '',
                   'The header\'s decoder (`bench/unzstd.c`, streaming into a 1 MiB buffer) against `zstd -d -c >/dev/null` '
