@@ -80,6 +80,7 @@ typedef struct collapse_ctx {
     size_t nasked, answered;     /* answered: those of asked whose texts are known */
     const char **ptexts;         /* their texts: each pending frame's run */
     size_t nptexts, capptexts;
+    size_t kernel_pending;       /* kernel frames not yet answered */
     int no_defer;                /* the pending frames reached their bound: names are waited for */
     /* root text by (interned comm, pid): snprintf and tidying once each */
     struct { const char *comm, *root; int32_t pid; } roots[256];
@@ -246,6 +247,19 @@ static void pending_answer(collapse_ctx *c, pending_frame *p) {
     }
     c->nptexts += p->n;
     p->done = 1;
+    if (!p->unwound) c->kernel_pending--;
+}
+
+/* The kernel frames, once the kernel's symbols are read; the frame cache
+   gives their texts from then on */
+static void answer_kernel(collapse_ctx *c) {
+    size_t i;
+    if (pd_sym_kernel_waits(&c->sym)) return;
+    for (i = 0; i < c->npending && c->kernel_pending; i++)
+        if (!c->pending[i].unwound) pending_answer(c, &c->pending[i]);
+    for (i = 0; c->cache && i < FRAME_CACHE_SIZE; i++)
+        if (c->cache[i].text && is_pending(c, c->cache[i].text) && !((const pending_frame *)(const void *)c->cache[i].text)->unwound)
+            c->cache[i].text = c->ptexts[((const pending_frame *)(const void *)c->cache[i].text)->first];
 }
 
 /* The unwound frames asked so far, in order: those whose object has been
@@ -302,23 +316,46 @@ static pending_frame *pending_new(collapse_ctx *c, const pd_resolved *r, uint64_
     p->done = 0;
     p->first = p->n = 0;
     if (unwound) c->asked[c->nasked++] = c->npending;
+    else c->kernel_pending++;
     c->npending++;
     return p;
 }
 
 /* The stacks with every pending frame's texts in its place (stacks that
-   differed only by pending frames become one) */
+   differed only by pending frames become one). Few hold one (those
+   folded before the names came): they leave the table, whose other
+   entries are put back in place (linear probing: each cluster after an
+   empty slot, entry by entry), and come back with their texts. */
 static void pending_replace(collapse_ctx *c) {
-    stack_count *old = c->table;
-    size_t cap = c->cap, i, j, k, m, room = 0;
+    stack_count *moved = NULL;
+    size_t nmoved = 0, capmoved = 0, i, j, k, m, room = 0, start, mask = c->cap - 1;
     const char **v = NULL;
     answer_all(c);
-    if (!c->npending) return;
-    c->table = NULL;
-    c->cap = c->n = 0;
-    for (i = 0; i < cap; i++) {
-        const stack_count *e = &old[i];
+    if (!c->npending || !c->cap) return;
+    for (i = 0; i < c->cap; i++) {
+        stack_count *e = &c->table[i];
         if (!e->frames) continue;
+        for (k = 0; k < e->n && !is_pending(c, e->frames[k]); k++) {}
+        if (k == e->n) continue;
+        if (nmoved == capmoved) {
+            capmoved = capmoved ? capmoved * 2 : 256;
+            moved = grow(moved, capmoved, sizeof *moved);
+        }
+        moved[nmoved++] = *e;
+        e->frames = NULL;
+        c->n--;
+    }
+    if (!nmoved) return;
+    for (start = 0; c->table[start].frames; start++) {} /* an empty slot: the table is at most half full */
+    for (i = 1; i <= c->cap; i++) {
+        stack_count e = c->table[(start + i) & mask];
+        if (!e.frames) continue;
+        c->table[(start + i) & mask].frames = NULL;
+        for (j = e.hash & mask; c->table[j].frames; j = (j + 1) & mask) {}
+        c->table[j] = e;
+    }
+    for (i = 0; i < nmoved; i++) {
+        const stack_count *e = &moved[i];
         for (k = 0, m = 0; k < e->n; k++) m += is_pending(c, e->frames[k]) ? ((const pending_frame *)(const void *)e->frames[k])->n : 1;
         if (!v || m > room) {
             room = m * 2 + 16;
@@ -334,7 +371,7 @@ static void pending_replace(collapse_ctx *c) {
         free((void *)e->frames);
     }
     free((void *)v);
-    free(old);
+    free(moved);
 }
 
 static const char *frame_text(collapse_ctx *c, pd_thread *t, unsigned cpumode, uint64_t ip) {
@@ -543,6 +580,7 @@ static void on_sample(collapse_ctx *c, const perfdata_record *rec, const perfdat
         c->key_seed = pd_hash_key[1];
     }
     if (c->answered < c->nasked) answer_unwound(c, 0);
+    if (c->kernel_pending) answer_kernel(c);
     unwound = unwinds(c, s) ? unwind(c, t, s) : 0;
     if (nr + unwound + 2 > c->capkey) {
         c->capkey = (nr + unwound + 2) * 2;

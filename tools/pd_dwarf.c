@@ -411,6 +411,13 @@ pd_dwarf_lines *pd_dwarf_lines_load(const pd_dwarf_sections *sec, size_t *units,
         else nb++;
     }
     if (l->nseqs) qsort(l->seqs, l->nseqs, sizeof *l->seqs, cmp_seq);
+    if (l->nrows && l->nrows < l->caprows) { /* the rows grew by doubling: what is left over goes back */
+        row *v = (row *)realloc(l->rows, l->nrows * sizeof *l->rows);
+        if (v) {
+            l->rows = v;
+            l->caprows = l->nrows;
+        }
+    }
     if (units) *units = nu;
     if (bad) *bad = nb;
     l->bad_units = nb;
@@ -621,8 +628,12 @@ enum {
     AT_rnglists_base = 0x74, AT_GNU_ranges_base = 0x2132
 };
 
-typedef struct abbrev_attr { uint32_t attr, form; int64_t implicit; } abbrev_attr;
-typedef struct abbrev { uint64_t code; uint32_t tag; int children; size_t first, n; } abbrev;
+/* Small, as a file's abbreviations are many (libc's: a million attribute
+   specifications): attribute and form numbers past 16 bits (none is
+   defined) read as 0xffff, which no case takes (an unknown form fails the
+   entry, as it would); an implicit constant's value is in implicits. */
+typedef struct abbrev_attr { uint16_t attr, form; uint32_t implicit; } abbrev_attr;
+typedef struct abbrev { uint64_t code; uint32_t tag; uint32_t first, n; unsigned char children; } abbrev;
 typedef struct abbrev_table { uint64_t offset; size_t first, n; } abbrev_table;
 
 typedef struct cu {
@@ -670,6 +681,8 @@ struct pd_dwarf {
     unsigned char *owned[8];     /* sections decompressed for it */
     abbrev_attr *attrs;
     size_t nattrs, capattrs;
+    int64_t *implicits;         /* DW_FORM_implicit_const values, by abbrev_attr.implicit */
+    size_t nimplicits, capimplicits;
     abbrev *abbrevs;
     size_t nabbrevs, capabbrevs;
     abbrev_table *tables;
@@ -734,18 +747,30 @@ static size_t abbrev_table_for(struct pd_dwarf *d, uint64_t offset) {
         a.code = rd_uleb(&r);
         if (r.bad || !a.code) break;
         a.tag = (uint32_t)rd_uleb(&r);
-        a.children = (int)rd_n(&r, 1);
-        a.first = d->nattrs;
+        a.children = rd_n(&r, 1) != 0;
+        if (d->nattrs >= UINT32_MAX - 1) return (size_t)-1; /* first and n are 32 bits */
+        a.first = (uint32_t)d->nattrs;
         for (;;) {
             abbrev_attr at;
-            at.attr = (uint32_t)rd_uleb(&r);
-            at.form = (uint32_t)rd_uleb(&r);
-            at.implicit = at.form == 0x21 ? rd_sleb(&r) : 0;
-            if (r.bad || (!at.attr && !at.form)) break;
-            if (!grow((void **)&d->attrs, &d->capattrs, d->nattrs + 1, sizeof *d->attrs)) return (size_t)-1;
+            uint64_t attr = rd_uleb(&r), form = rd_uleb(&r);
+            int64_t implicit = form == 0x21 ? rd_sleb(&r) : 0;
+            if (r.bad || (!attr && !form)) break;
+            at.attr = (uint16_t)(attr > 0xffff ? 0xffff : attr);
+            at.form = (uint16_t)(form > 0xffff ? 0xffff : form);
+            at.implicit = 0;
+            if (form == 0x21) {
+                if (d->nimplicits >= UINT32_MAX ||
+                    !grow((void **)&d->implicits, &d->capimplicits, d->nimplicits + 1, sizeof *d->implicits))
+                    return (size_t)-1;
+                at.implicit = (uint32_t)d->nimplicits;
+                d->implicits[d->nimplicits++] = implicit;
+            }
+            if (d->nattrs >= UINT32_MAX - 1 ||
+                !grow((void **)&d->attrs, &d->capattrs, d->nattrs + 1, sizeof *d->attrs))
+                return (size_t)-1;
             d->attrs[d->nattrs++] = at;
         }
-        a.n = d->nattrs - a.first;
+        a.n = (uint32_t)(d->nattrs - a.first);
         if (r.bad) break;
         if (!grow((void **)&d->abbrevs, &d->capabbrevs, d->nabbrevs + 1, sizeof *d->abbrevs)) return (size_t)-1;
         d->abbrevs[d->nabbrevs++] = a;
@@ -861,7 +886,10 @@ static int read_die(const struct pd_dwarf *d, const cu *u, rd *r, die *e) {
         case 0x1e: rd_n(r, 8); rd_n(r, 8); break;
         case 0x1f: s = str_at(d->sec.line_str, d->sec.line_str_n, rd_n(r, u->off8 ? 8 : 4), &slen); is_str = 1; break;
         case 0x20: rd_n(r, 8); break;                                                         /* ref_sig8 */
-        case 0x21: v = (uint64_t)at->implicit; is_data = 1; break;
+        case 0x21: /* its value is the specification's (0 where an indirect form names it) */
+            v = at->form == 0x21 && d->implicits ? (uint64_t)d->implicits[at->implicit] : 0;
+            is_data = 1;
+            break;
         case 0x22: rd_uleb(r); break;                                                         /* loclistx */
         case 0x23: v = rd_uleb(r); is_index = 2; break;                                       /* rnglistx */
         case 0x24: rd_n(r, 8); break;
@@ -1178,6 +1206,7 @@ void pd_dwarf_close(struct pd_dwarf *d) {
     }
     for (i = 0; i < sizeof d->owned / sizeof d->owned[0]; i++) free(d->owned[i]);
     free(d->attrs);
+    free(d->implicits);
     free(d->abbrevs);
     free(d->tables);
     free(d->table_slots);

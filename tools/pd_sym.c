@@ -670,6 +670,8 @@ static int kallsyms_reading(pd_symbolizer *s) {
     return p && p->started && p->ks_path && pf_reading(p, &p->ks_state);
 }
 
+int pd_sym_kernel_waits(pd_symbolizer *s) { return !s->kallsyms_tried && kallsyms_reading(s); }
+
 int pd_sym_inlines_wait(pd_symbolizer *s, const pd_resolved *r) {
     pd_dso *d = r->dso_index && r->dso_index <= s->ndsos ? &s->dsos[r->dso_index - 1] : NULL;
     struct pd_prefetch *p = s->prefetch;

@@ -134,6 +134,8 @@ int pd_sym_inlines_wait(pd_symbolizer *s, const pd_resolved *r);
    set while the kernel's symbols were read ahead), waiting for them; the
    answer is the one pd_sym_resolve would have given. */
 void pd_sym_kernel_finish(pd_symbolizer *s, uint64_t ip, pd_resolved *r);
+/* 1 while the kernel's symbols are still being read ahead (not waiting) */
+int pd_sym_kernel_waits(pd_symbolizer *s);
 
 /* Whether perf 6.1 unwinds t's user stacks: once one of its maps is of an
    object whose ELF file is at hand (elsewhere its samples get no user
