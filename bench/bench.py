@@ -488,11 +488,13 @@ def write_results(rows, zrows, a, parities=(), peers=(), accounts=()):
                   'linux-perf-data 0.6 (Rust, `bench/lpd-walk`) parses every record, as `perfdata stat` decodes every '
                   'field; hotspot\'s perfparser 1.3 parses, unwinds and symbolizes (its output to /dev/null), as '
                   '`perfdata collapse` does. Neither reads -z chunks: on zstd.data they see no sample.', '',
-                  '| input | reader | time | peak RSS | samples it parsed | samples in the file | ours | ours / theirs (time) |',
+                  '| input | reader | time | peak RSS | samples it parsed | samples in the file | ours | theirs / ours (time) |',
                   '|---|---|---:|---:|---:|---:|---|---:|']
         for name, who, t, rss, got, n, ours, ot in peers:
+            # a reader that saw no sample of a -z file did not read it: no ratio
+            unread = name.startswith('zstd') or got == 0
             lines.append(f'| {name} | {who} | {t:.3f} s | {rss // 1024} MiB | {"" if got is None else got} | {n} | '
-                         f'{ours} {ot:.3f} s | {ot / t if t else 0:.2f} |')
+                         f'{ours} {ot:.3f} s | {"(cannot read it)" if unread else f"{t / ot if ot else 0:.1f}x"} |')
     if accounts:
         lines += ['', 'Every row saw every sample: the Samples column of `report -n --sort comm` summed per event '
                   'against the samples `perfdata stat` decoded, and the counts of `collapse` (one event: the first) '
