@@ -9,7 +9,7 @@
      4  collapse --symfs DIR --kallsyms FILE
      5  collapse ... --kernel --with-pid --period
      6  stat
-     7  dump --ordered
+     7  dump --ordered -j 4 (-z chunks decompressed in two helper threads)
      8  info
      9  script --symfs DIR --kallsyms FILE
     10  script ... --show-task-events --show-mmap-events
@@ -104,9 +104,17 @@ static int write_input(const uint8_t *data, size_t size) {
    sent to /dev/null. */
 #define COMMAND_LINES 13
 static void run(int which) {
+    static int have_defaults;
+    static pd_limits defaults;
     char *argv[24];
     int argc = 0, saved;
 #define ARG(s) (argv[argc++] = (char *)(s))
+    /* the options' limits are process-wide: each command line starts from the defaults */
+    if (!have_defaults) {
+        defaults = pd_limit;
+        have_defaults = 1;
+    }
+    pd_limit = defaults;
     switch (which) {
     case 0: case 1: case 2: case 3:
         ARG("report"); ARG("--symfs"); ARG(symfs); ARG("--kallsyms"); ARG(kallsyms);
@@ -119,7 +127,7 @@ static void run(int which) {
         if (which == 5) { ARG("--kernel"); ARG("--with-pid"); ARG("--period"); }
         break;
     case 6: ARG("stat"); break;
-    case 7: ARG("dump"); ARG("--ordered"); break;
+    case 7: ARG("dump"); ARG("--ordered"); ARG("-j"); ARG("4"); break;
     case 8: ARG("info"); break;
     default:
         ARG("script"); ARG("--symfs"); ARG(symfs); ARG("--kallsyms"); ARG(kallsyms);
