@@ -206,7 +206,7 @@ static const char *line_text(collapse_ctx *c, const char *sym, const char *mod, 
    (the answers depend on the order: pd_sym_inlines_wait). Bounded: past
    PENDING_MAX, the rest are waited for, as without the thread. */
 #ifndef PENDING_MAX
-#define PENDING_MAX 8192 /* a build for the tests sets a small one, so that it is reached */
+#define PENDING_MAX 8192 /* a power of two; a build for the tests sets a small one, so that it is reached */
 #endif
 typedef struct pending_frame {
     pd_resolved r;
