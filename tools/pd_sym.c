@@ -639,19 +639,22 @@ void pd_sym_prefetch(pd_symbolizer *s, int debug) {
 }
 
 /* The debug file read ahead for binary bin, or NULL */
-static pd_prefetch_obj *prefetched(pd_symbolizer *s, const pd_elf *bin) {
-    struct pd_prefetch *p = s->prefetch;
+/* The item read ahead for the binary bin (by its build id), or NULL */
+static pd_prefetch_obj *pf_find(struct pd_prefetch *p, const pd_elf *bin) {
     const pd_elf_info *info;
     size_t i;
     if (!p || !p->started || !bin) return NULL;
     info = pd_elf_get_info(bin);
     if (!info->build_id) return NULL;
-    for (i = 0; i < p->n; i++) {
-        pd_prefetch_obj *o = &p->objs[i];
-        if (o->size == info->build_id_size && !memcmp(o->id, info->build_id, o->size))
-            return pf_claim(p, &o->state) ? o : NULL;
-    }
+    for (i = 0; i < p->n; i++)
+        if (p->objs[i].size == info->build_id_size && !memcmp(p->objs[i].id, info->build_id, p->objs[i].size))
+            return &p->objs[i];
     return NULL;
+}
+
+static pd_prefetch_obj *prefetched(pd_symbolizer *s, const pd_elf *bin) {
+    pd_prefetch_obj *o = pf_find(s->prefetch, bin);
+    return o && pf_claim(s->prefetch, &o->state) ? o : NULL;
 }
 
 /* Whether the thread has yet to finish reading an item (under the lock,
@@ -674,17 +677,10 @@ int pd_sym_kernel_waits(pd_symbolizer *s) { return !s->kallsyms_tried && kallsym
 
 int pd_sym_inlines_wait(pd_symbolizer *s, const pd_resolved *r) {
     pd_dso *d = r->dso_index && r->dso_index <= s->ndsos ? &s->dsos[r->dso_index - 1] : NULL;
-    struct pd_prefetch *p = s->prefetch;
-    const pd_elf_info *info;
-    size_t i;
-    if (!s->inline_frames || !d || d->lines_tried || !d->symelf || !p || !p->started || !d->elf)
-        return 0;
-    info = pd_elf_get_info(d->elf);
-    if (!info->build_id) return 0;
-    for (i = 0; i < p->n; i++)
-        if (p->objs[i].size == info->build_id_size && !memcmp(p->objs[i].id, info->build_id, p->objs[i].size))
-            return pf_reading(p, &p->objs[i].state);
-    return 0;
+    pd_prefetch_obj *o;
+    if (!s->inline_frames || !d || d->lines_tried || !d->symelf) return 0;
+    o = pf_find(s->prefetch, d->elf);
+    return o && pf_reading(s->prefetch, &o->state);
 }
 
 static void prefetch_free(pd_symbolizer *s) {
