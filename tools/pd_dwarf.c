@@ -607,6 +607,7 @@ pd_dwarf_lines *pd_dwarf_lines_elf(const struct pd_elf *elf, const char **why) {
         return NULL;
     }
     memcpy(l->owned, owned, sizeof owned);
+    pd_elf_release_pages(elf); /* the rows are made: the sections' pages can go */
     return l;
 }
 
@@ -639,7 +640,8 @@ typedef struct abbrev_table { uint64_t offset; size_t first, n; } abbrev_table;
 typedef struct cu {
     uint64_t start, end;        /* the unit in .debug_info, header included */
     const unsigned char *dies;  /* its first entry */
-    size_t table;               /* its abbrev table */
+    uint64_t abbr_off;          /* its abbreviations in .debug_abbrev */
+    size_t table;               /* their table, TABLE_UNREAD until an entry past the first is read, or TABLE_BAD */
     unsigned version, addr_size;
     int off8;
     uint64_t str_offsets_base, addr_base, rnglists_base, low_pc;
@@ -711,9 +713,15 @@ static int cmp_abbrev(const void *a, const void *b) {
     return x->code < y->code ? -1 : x->code > y->code;
 }
 
+#define TABLE_BAD ((size_t)-1)
+#define TABLE_UNREAD ((size_t)-2)
+
 /* The table of the abbreviations at offset, read once: units share them,
-   found by a hash of the offset. */
-static size_t abbrev_table_for(struct pd_dwarf *d, uint64_t offset) {
+   found by a hash of the offset. With until (a unit's first entry's code),
+   a table read only as far as that code, for the caller to drop
+   (abbrev_table_drop), not kept: most units' entries past their first are
+   never read. TABLE_BAD when it cannot be had. */
+static size_t abbrev_table_for(struct pd_dwarf *d, uint64_t offset, uint64_t until) {
     size_t i, slot;
     rd r;
     if (d->ntables * 2 >= d->captable_slots) {
@@ -732,10 +740,9 @@ static size_t abbrev_table_for(struct pd_dwarf *d, uint64_t offset) {
     for (slot = (size_t)pd_hash_u64(offset) & (d->captable_slots - 1); (i = d->table_slots[slot]) != 0;
          slot = (slot + 1) & (d->captable_slots - 1))
         if (d->tables && d->tables[i - 1].offset == offset) return i - 1;
-    if (d->ntables >= UINT32_MAX - 1) return (size_t)-1;
-    if (offset >= d->abbr_n) return (size_t)-1;
-    if (!grow((void **)&d->tables, &d->captables, d->ntables + 1, sizeof *d->tables)) return (size_t)-1;
-    d->table_slots[slot] = (uint32_t)d->ntables + 1;
+    if (d->ntables >= UINT32_MAX - 2) return TABLE_BAD;
+    if (offset >= d->abbr_n) return TABLE_BAD;
+    if (!grow((void **)&d->tables, &d->captables, d->ntables + 1, sizeof *d->tables)) return TABLE_BAD;
     d->tables[d->ntables].offset = offset;
     d->tables[d->ntables].first = d->nabbrevs;
     r.p = d->abbr + offset;
@@ -748,7 +755,7 @@ static size_t abbrev_table_for(struct pd_dwarf *d, uint64_t offset) {
         if (r.bad || !a.code) break;
         a.tag = (uint32_t)rd_uleb(&r);
         a.children = rd_n(&r, 1) != 0;
-        if (d->nattrs >= UINT32_MAX - 1) return (size_t)-1; /* first and n are 32 bits */
+        if (d->nattrs >= UINT32_MAX - 1) return TABLE_BAD; /* first and n are 32 bits */
         a.first = (uint32_t)d->nattrs;
         for (;;) {
             abbrev_attr at;
@@ -761,25 +768,33 @@ static size_t abbrev_table_for(struct pd_dwarf *d, uint64_t offset) {
             if (form == 0x21) {
                 if (d->nimplicits >= UINT32_MAX ||
                     !grow((void **)&d->implicits, &d->capimplicits, d->nimplicits + 1, sizeof *d->implicits))
-                    return (size_t)-1;
+                    return TABLE_BAD;
                 at.implicit = (uint32_t)d->nimplicits;
                 d->implicits[d->nimplicits++] = implicit;
             }
             if (d->nattrs >= UINT32_MAX - 1 ||
                 !grow((void **)&d->attrs, &d->capattrs, d->nattrs + 1, sizeof *d->attrs))
-                return (size_t)-1;
+                return TABLE_BAD;
             d->attrs[d->nattrs++] = at;
         }
         a.n = (uint32_t)(d->nattrs - a.first);
         if (r.bad) break;
-        if (!grow((void **)&d->abbrevs, &d->capabbrevs, d->nabbrevs + 1, sizeof *d->abbrevs)) return (size_t)-1;
+        if (!grow((void **)&d->abbrevs, &d->capabbrevs, d->nabbrevs + 1, sizeof *d->abbrevs)) return TABLE_BAD;
         d->abbrevs[d->nabbrevs++] = a;
+        if (until && a.code == until) break;
     }
     d->tables[d->ntables].n = d->nabbrevs - d->tables[d->ntables].first;
     /* by code, for a binary search (codes are mostly 1, 2, 3...: sorted already) */
     if (d->abbrevs && d->tables[d->ntables].n)
         qsort(d->abbrevs + d->tables[d->ntables].first, d->tables[d->ntables].n, sizeof *d->abbrevs, cmp_abbrev);
+    if (!until) d->table_slots[slot] = (uint32_t)d->ntables + 1;
     return d->ntables++;
+}
+
+/* u's table, read on first use: 0 when it cannot be */
+static int unit_table(struct pd_dwarf *d, cu *u) {
+    if (u->table == TABLE_UNREAD) u->table = abbrev_table_for(d, u->abbr_off, 0);
+    return u->table != TABLE_BAD;
 }
 
 static const abbrev *abbrev_find(const struct pd_dwarf *d, size_t table, uint64_t code) {
@@ -837,7 +852,7 @@ static int addrx(const struct pd_dwarf *d, const cu *u, uint64_t index, uint64_t
 }
 
 /* Reads the entry at r (in unit u); 0 at a null entry or a fault (r->bad). */
-static int read_die(const struct pd_dwarf *d, const cu *u, rd *r, die *e) {
+static int read_die(struct pd_dwarf *d, cu *u, rd *r, die *e) {
     const abbrev *a;
     uint64_t code;
     size_t i;
@@ -845,7 +860,7 @@ static int read_die(const struct pd_dwarf *d, const cu *u, rd *r, die *e) {
     e->offset = (uint64_t)(r->p - d->info);
     code = rd_uleb(r);
     if (r->bad || !code) return 0;
-    if (!(a = abbrev_find(d, u->table, code))) { r->bad = 1; return 0; }
+    if (!unit_table(d, u) || !(a = abbrev_find(d, u->table, code))) { r->bad = 1; return 0; }
     e->tag = a->tag;
     e->children = a->children;
     for (i = 0; i < a->n && !r->bad; i++) {
@@ -938,7 +953,7 @@ static int read_die(const struct pd_dwarf *d, const cu *u, rd *r, die *e) {
     return !r->bad;
 }
 
-static const cu *cu_of(const struct pd_dwarf *d, uint64_t offset) {
+static cu *cu_of(struct pd_dwarf *d, uint64_t offset) {
     size_t lo = 0, hi = d->ncus;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -947,7 +962,7 @@ static const cu *cu_of(const struct pd_dwarf *d, uint64_t offset) {
     return lo && offset < d->cus[lo - 1].end ? &d->cus[lo - 1] : NULL;
 }
 
-static int die_at(const struct pd_dwarf *d, uint64_t offset, die *e, const cu **u) {
+static int die_at(struct pd_dwarf *d, uint64_t offset, die *e, cu **u) {
     rd r;
     if (!(*u = cu_of(d, offset)) || offset < (uint64_t)((*u)->dies - d->info)) return 0;
     r.p = d->info + offset;
@@ -971,13 +986,13 @@ static int plain_language(uint64_t lang) {
     }
 }
 
-static int entry_name(const struct pd_dwarf *d, uint64_t offset, const char **name, size_t *len, int *linkage) {
+static int entry_name(struct pd_dwarf *d, uint64_t offset, const char **name, size_t *len, int *linkage) {
     int steps, plain_linkage = 0;
     const char *plain = NULL;
     size_t plain_n = 0;
     for (steps = 0; steps < 8; steps++) {
         die e;
-        const cu *u;
+        cu *u;
         if (!die_at(d, offset, &e, &u)) break;
         if (e.linkage) { *name = e.linkage; *len = e.linkage_n; *linkage = 1; return 1; }
         if (e.name && !plain) { plain = e.name; plain_n = e.name_n; plain_linkage = u->plain_is_linkage; }
@@ -1289,23 +1304,40 @@ struct pd_dwarf *pd_dwarf_open_lines(const struct pd_elf *elf, pd_dwarf_lines *l
             u.addr_size = (unsigned)rd_n(&r, 1);
         }
         if (r.bad || (u.addr_size != 4 && u.addr_size != 8)) continue;
-        if ((u.table = abbrev_table_for(d, abbr_off)) == (size_t)-1) continue;
+        if (abbr_off >= d->abbr_n) continue;
+        u.abbr_off = abbr_off;
         u.dies = r.p;
         if (!grow((void **)&d->cus, &d->capcus, d->ncus + 1, sizeof *d->cus)) goto nomem;
-        /* the unit entry: bases, its line table */
+        /* the unit entry: bases, its line table; its abbreviations are read
+           as far as its code, then dropped (unit_table reads them all if an
+           address in the unit is asked for) */
         {
             rd t = r;
             cu *cur = &d->cus[d->ncus];
+            size_t ntables = d->ntables, nabbrevs = d->nabbrevs, nattrs = d->nattrs, nimplicits = d->nimplicits;
+            uint64_t code = rd_uleb(&t);
+            int ok;
             *cur = u;
             d->ncus++;
-            if (!read_die(d, cur, &t, &top)) continue;
-            if (top.has_str_offsets_base) cur->str_offsets_base = top.str_offsets_base;
-            else if (cur->version == 5) cur->str_offsets_base = 8; /* after the table's header, as compilers put it */
-            if (top.has_addr_base) cur->addr_base = top.addr_base;
-            if (top.has_rnglists_base) cur->rnglists_base = top.rnglists_base;
-            /* read again with the bases known: strx names need them */
+            if (t.bad || !code) { cur->table = TABLE_UNREAD; continue; }
+            if ((cur->table = abbrev_table_for(d, abbr_off, code)) == TABLE_BAD) { d->ncus--; continue; }
             t = r;
-            if (!read_die(d, cur, &t, &top)) continue;
+            ok = read_die(d, cur, &t, &top);
+            if (ok) {
+                if (top.has_str_offsets_base) cur->str_offsets_base = top.str_offsets_base;
+                else if (cur->version == 5) cur->str_offsets_base = 8; /* after the table's header, as compilers put it */
+                if (top.has_addr_base) cur->addr_base = top.addr_base;
+                if (top.has_rnglists_base) cur->rnglists_base = top.rnglists_base;
+                /* read again with the bases known: strx names need them */
+                t = r;
+                ok = read_die(d, cur, &t, &top);
+            }
+            d->ntables = ntables;
+            d->nabbrevs = nabbrevs;
+            d->nattrs = nattrs;
+            d->nimplicits = nimplicits;
+            cur->table = TABLE_UNREAD;
+            if (!ok) continue;
             if (top.has_low) cur->low_pc = top.low;
             cur->plain_is_linkage = plain_language(top.language);
             {   /* where its code is: its entries are read when an address there is asked for */
@@ -1358,6 +1390,7 @@ struct pd_dwarf *pd_dwarf_open_lines(const struct pd_elf *elf, pd_dwarf_lines *l
     }
     d->every_n = d->nscopes - d->every_first;
     if (d->every_n) sort_scopes(d->scopes + d->every_first, d->every_n);
+    pd_elf_release_pages(elf); /* the units' first entries were read: an address's are read again when asked */
     return d;
 nomem:
     pd_dwarf_close(d);

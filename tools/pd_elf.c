@@ -1466,6 +1466,14 @@ void pd_elf_close(pd_elf *elf) {
     free(elf);
 }
 
+void pd_elf_release_pages(const pd_elf *elf) {
+#ifdef MADV_DONTNEED
+    if (elf && elf->mapping) madvise(elf->mapping, elf->mapping_size, MADV_DONTNEED);
+#else
+    (void)elf;
+#endif
+}
+
 int pd_elf_read(const pd_elf *elf, uint64_t offset, void *buf, size_t n) {
     if (!elf || offset > elf->file.n || elf->file.n - offset < n) return 0;
     memcpy(buf, elf->file.p + offset, n);

@@ -181,6 +181,9 @@ pd_elf_status pd_elf_open_mem(const void *data, size_t size, pd_elf **out, pd_el
 pd_elf_status pd_elf_open_file(const char *path, pd_elf **out, pd_elf_error *err);
 /* Frees everything, and unmaps the file of pd_elf_open_file. NULL is fine. */
 void pd_elf_close(pd_elf *elf);
+/* Gives back the resident pages of pd_elf_open_file's map (its sections
+   stay readable: what is read again comes back from the page cache). */
+void pd_elf_release_pages(const pd_elf *elf);
 
 const pd_elf_info *pd_elf_get_info(const pd_elf *elf);
 /* 1 and n bytes of the file at offset into buf; 0 when they are not all in it. */
