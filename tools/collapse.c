@@ -68,10 +68,11 @@ typedef struct collapse_ctx {
     uint64_t key_seed;           /* keys the caches' slots (the hash seed's second half) */
     uint64_t dwarf_samples;      /* samples with a user stack dump of an architecture not unwound */
     const char **unwound;        /* a sample's unwound user frames */
+    size_t capunwound;
     struct unwound_cache *ucache; /* an unwound address's frames (inlined ones included), by
                                    (address space generation, ip): a cache as frame_cache */
     const char **utexts;         /* their texts, ucache's entries' runs one after another */
-    size_t nutexts;
+    size_t nutexts, caputexts;
     unsigned ucache_forgot;      /* the symbolizer's forgot when they were filled */
     struct pending_frame *pending; /* frames whose names wait for the read-ahead thread */
     size_t npending;
@@ -520,19 +521,26 @@ static size_t unwound_frames(collapse_ctx *c, pd_thread *t, uint64_t ip, const c
     return inline_texts(c, &r, out);
 }
 
+/* room for n texts in *v (of *cap), grown as needed: most stacks are a
+   few dozen frames, and the bounds are megabytes */
+static void texts_room(const char ***v, size_t *cap, size_t n) {
+    if (n <= *cap) return;
+    *cap = n > *cap * 2 ? n : *cap * 2;
+    *v = (const char **)grow((void *)*v, *cap, sizeof **v);
+}
+
 static size_t unwind(collapse_ctx *c, pd_thread *t, const perfdata_sample *s) {
     uint64_t ips[PD_MAX_STACK];
     size_t n = pd_sym_unwind(&c->sym, &c->st, t, s, c->s->arch, ips, PD_MAX_STACK), i, out = 0;
     uint64_t gen = t && t->maps ? t->maps->gen : 0;
-    if (!c->unwound) c->unwound = alloc(PD_MAX_STACK * PD_SYM_INLINES_MAX, sizeof *c->unwound);
     if (!c->ucache) {
         if (!(c->ucache = calloc((size_t)1 << UNWOUND_CACHE_BITS, sizeof *c->ucache))) pd_nomem();
-        c->utexts = alloc(UNWOUND_TEXTS_MAX, sizeof *c->utexts);
         c->ucache_forgot = c->sym.forgot;
     }
     for (i = 0; i < n; i++) {
         unwound_cache *e;
         size_t got;
+        texts_room(&c->unwound, &c->capunwound, out + PD_SYM_INLINES_MAX); /* what one address gives at most */
         if (!gen) {
             out += unwound_frames(c, t, ips[i], c->unwound + out);
             continue;
@@ -551,6 +559,7 @@ static size_t unwind(collapse_ctx *c, pd_thread *t, const perfdata_sample *s) {
             c->ucache_forgot = c->sym.forgot;
         }
         if (got <= UNWOUND_TEXTS_MAX) {
+            texts_room(&c->utexts, &c->caputexts, c->nutexts + got);
             memcpy(c->utexts + c->nutexts, c->unwound + out, got * sizeof *c->utexts);
             e->gen = gen;
             e->ip = ips[i];

@@ -675,6 +675,7 @@ typedef struct scope { uint64_t low, high, reach; uint32_t entry, depth; } scope
 #define WALK_DEPTH 1100
 
 struct pd_dwarf {
+    const struct pd_elf *elf;   /* the file read (its pages are given back: pd_elf_release_range) */
     pd_dwarf_lines *lines;
     int lines_borrowed;         /* the caller's (pd_dwarf_open_lines): not freed here */
     pd_dwarf_sections sec;
@@ -1185,6 +1186,8 @@ static int walk_unit(struct pd_dwarf *d, size_t i) {
     u->walked = 1;
     if (!walk_cu(d, u)) { d->nscopes = first; return 0; }
     u = &d->cus[i];
+    /* its entries are read: names are read again from a few of them */
+    if (!d->owned[0]) pd_elf_release_range(d->elf, u->dies, (size_t)(d->info + u->end - u->dies));
     u->scope_first = first;
     u->scope_n = d->nscopes - first;
     if (u->scope_n) sort_scopes(d->scopes + first, u->scope_n);
@@ -1248,6 +1251,7 @@ struct pd_dwarf *pd_dwarf_open_lines(const struct pd_elf *elf, pd_dwarf_lines *l
     if (!elf) { *why = "no file"; return NULL; }
     if (!(d = (struct pd_dwarf *)calloc(1, sizeof *d))) { *why = "out of memory"; return NULL; }
     info = pd_elf_get_info(elf);
+    d->elf = elf;
     d->sec.big_endian = info->big_endian;
     d->sec.addr_size = info->elf64 ? 8 : 4;
     if (lines) {

@@ -1474,6 +1474,22 @@ void pd_elf_release_pages(const pd_elf *elf) {
 #endif
 }
 
+void pd_elf_release_range(const pd_elf *elf, const void *p, size_t n) {
+#ifdef MADV_DONTNEED
+    uintptr_t map, from, to;
+    long page = sysconf(_SC_PAGESIZE);
+    if (!elf || !elf->mapping || !p || page <= 0) return;
+    map = (uintptr_t)elf->mapping;
+    from = (uintptr_t)p;
+    if (from < map || from - map > elf->mapping_size || elf->mapping_size - (from - map) < n) return;
+    to = (from + n) & ~(uintptr_t)(page - 1);
+    from = (from + (uintptr_t)page - 1) & ~(uintptr_t)(page - 1);
+    if (to > from) madvise((void *)from, (size_t)(to - from), MADV_DONTNEED);
+#else
+    (void)elf; (void)p; (void)n;
+#endif
+}
+
 int pd_elf_read(const pd_elf *elf, uint64_t offset, void *buf, size_t n) {
     if (!elf || offset > elf->file.n || elf->file.n - offset < n) return 0;
     memcpy(buf, elf->file.p + offset, n);

@@ -184,6 +184,8 @@ void pd_elf_close(pd_elf *elf);
 /* Gives back the resident pages of pd_elf_open_file's map (its sections
    stay readable: what is read again comes back from the page cache). */
 void pd_elf_release_pages(const pd_elf *elf);
+/* The same for the whole pages of p[0..n) that are in that map. */
+void pd_elf_release_range(const pd_elf *elf, const void *p, size_t n);
 
 const pd_elf_info *pd_elf_get_info(const pd_elf *elf);
 /* 1 and n bytes of the file at offset into buf; 0 when they are not all in it. */
