@@ -877,10 +877,22 @@ static int eval(const unsigned char *p, size_t n, const pd_unwind_regs *regs, co
     return 1;
 }
 
+/* the lowest set bit's index (m is not 0) */
+#if defined(__GNUC__) || defined(__clang__)
+#define LOW_BIT(m) ((unsigned)__builtin_ctzll(m))
+#else
+static unsigned LOW_BIT(uint64_t m) {
+    unsigned i = 0;
+    while (!(m & 1)) { m >>= 1; i++; }
+    return i;
+}
+#endif
+
 int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned pc_reg, unsigned sp_reg,
                    const pd_unwind_stack *stack) {
-    uint64_t cfa, ruled = 0, maybe, valid, nv[PD_CFI_REGS] = {0};
-    unsigned i;
+    uint64_t cfa, ruled = 0, maybe, valid, m, nv[PD_CFI_REGS];
+    unsigned char set[PD_CFI_REGS]; /* nv[k] is the new value of register set[k], k < nset */
+    unsigned i, k, nset = 0;
     if (row->cfa.kind == PD_RULE_CFA_REGISTER) {
         if (row->cfa.reg >= PD_CFI_REGS || !((regs->valid >> row->cfa.reg) & 1)) return -1;
         cfa = regs->v[row->cfa.reg] + (uint64_t)row->cfa.off;
@@ -898,15 +910,17 @@ int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned pc_reg,
     /* registers without a rule (or the same-value rule) keep the callee's
        value; the others are computed from the callee's registers first,
        then stored together (only the row's mask is looked at) */
-    maybe = row->ruled & PD_CFI_RULED ? row->ruled & ~PD_CFI_RULED : ((uint64_t)1 << PD_CFI_REGS) - 1;
-    for (i = 0; maybe >> i; i++)
-        if ((maybe >> i & 1) && row->reg[i].kind != PD_RULE_NONE && row->reg[i].kind != PD_RULE_SAME)
-            ruled |= (uint64_t)1 << i;
+    maybe = (row->ruled & PD_CFI_RULED ? row->ruled : ~(uint64_t)0) & (((uint64_t)1 << PD_CFI_REGS) - 1);
+    for (m = maybe; m; m &= m - 1) {
+        i = LOW_BIT(m);
+        if (row->reg[i].kind != PD_RULE_NONE && row->reg[i].kind != PD_RULE_SAME) ruled |= (uint64_t)1 << i;
+    }
     valid = regs->valid & ~ruled;
-    for (i = 0; ruled >> i; i++) {
-        const pd_cfi_rule *x = &row->reg[i];
+    for (m = ruled; m; m &= m - 1) {
+        const pd_cfi_rule *x;
         uint64_t v, at;
-        if (!((ruled >> i) & 1)) continue;
+        i = LOW_BIT(m);
+        x = &row->reg[i];
         switch (x->kind) {
         case PD_RULE_UNDEFINED: continue;
         case PD_RULE_OFFSET:
@@ -932,12 +946,12 @@ int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned pc_reg,
             break;
         default: continue;
         }
-        nv[i] = v;
+        nv[nset] = v;
+        set[nset++] = (unsigned char)i;
         valid |= (uint64_t)1 << i;
     }
     if (!((valid >> row->ra) & 1) && row->ra != sp_reg) return -1;
-    for (i = 0; (ruled & valid) >> i; i++)
-        if ((ruled & valid) >> i & 1) regs->v[i] = nv[i];
+    for (k = 0; k < nset; k++) regs->v[set[k]] = nv[k];
     if (sp_reg < PD_CFI_REGS) {
         regs->v[sp_reg] = cfa;
         valid |= (uint64_t)1 << sp_reg;
