@@ -1137,18 +1137,43 @@ static int cfi_lookup(pd_symbolizer *s, pd_state *st, pd_thread *t, uint64_t pc,
 /* The rules at a pc depend only on the address space's maps (their
    generation) and the pc: a stack's frames meet the same few pcs sample
    after sample. A direct-mapped cache of the answers, each row kept as its
-   rules other than PD_RULE_NONE (a row with more is not kept); a
-   collision costs one lookup again. The rules' expressions point into
-   the object's sections, which stay open until pd_sym_free. */
-#define PD_CFI_CACHE_BITS 12
-#define PD_CFI_CACHE_RULES 12
+   rules other than PD_RULE_NONE, packed (a register and an offset: 8
+   bytes a rule, an entry in about a hundred); a row that does not pack (an
+   expression, more rules, an offset beyond 32 bits) is not kept and is
+   looked up each time. A collision costs one lookup again. */
+#define PD_CFI_CACHE_BITS 13
+#define PD_CFI_CACHE_RULES 10
+typedef struct pd_cfi_packed {
+    unsigned char regno, kind, reg, unused;
+    int32_t off;
+} pd_cfi_packed;
 typedef struct pd_cfi_cached {
     uint64_t gen, pc;           /* gen 0: an empty slot */
     signed char found;          /* pd_sym_cfi's answer */
-    unsigned char n, ra, signal, ra_signed;
-    unsigned char regno[PD_CFI_CACHE_RULES];
-    pd_cfi_rule cfa, rule[PD_CFI_CACHE_RULES];
+    unsigned char n, ra, flags; /* flags: 1 signal, 2 ra_signed */
+    pd_cfi_packed cfa, rule[PD_CFI_CACHE_RULES];
 } pd_cfi_cached;
+
+/* r packed into *p (regno i); 0 when it does not fit */
+static int cfi_pack(const pd_cfi_rule *r, unsigned i, pd_cfi_packed *p) {
+    if (r->kind == PD_RULE_EXPRESSION || r->kind == PD_RULE_VAL_EXPRESSION || r->kind == PD_RULE_CFA_EXPRESSION ||
+        i > 255 || r->reg > 255 || r->off < INT32_MIN || r->off > INT32_MAX)
+        return 0;
+    p->regno = (unsigned char)i;
+    p->kind = r->kind;
+    p->reg = (unsigned char)r->reg;
+    p->unused = 0;
+    p->off = (int32_t)r->off;
+    return 1;
+}
+
+static void cfi_unpack(const pd_cfi_packed *p, pd_cfi_rule *r) {
+    r->kind = p->kind;
+    r->reg = p->reg;
+    r->off = p->off;
+    r->expr = NULL;
+    r->expr_n = 0;
+}
 
 int pd_sym_cfi(pd_symbolizer *s, pd_state *st, pd_thread *t, uint64_t pc, pd_cfi_row *row) {
     uint64_t gen = t && t->maps ? t->maps->gen : 0;
@@ -1163,13 +1188,13 @@ int pd_sym_cfi(pd_symbolizer *s, pd_state *st, pd_thread *t, uint64_t pc, pd_cfi
     if (e->gen == gen && e->pc == pc) {
         if (e->found == 1) { /* the rules outside the mask are left as they are: they read as none */
             row->ruled = PD_CFI_RULED;
-            row->cfa = e->cfa;
+            cfi_unpack(&e->cfa, &row->cfa);
             row->ra = e->ra;
-            row->signal = e->signal;
-            row->ra_signed = e->ra_signed;
+            row->signal = e->flags & 1;
+            row->ra_signed = (e->flags >> 1) & 1;
             for (i = 0; i < e->n; i++) {
-                row->reg[e->regno[i]] = e->rule[i];
-                row->ruled |= (uint64_t)1 << e->regno[i];
+                cfi_unpack(&e->rule[i], &row->reg[e->rule[i].regno]);
+                row->ruled |= (uint64_t)1 << e->rule[i].regno;
             }
         }
         return e->found;
@@ -1178,17 +1203,15 @@ int pd_sym_cfi(pd_symbolizer *s, pd_state *st, pd_thread *t, uint64_t pc, pd_cfi
     found = cfi_lookup(s, st, t, pc, row);
     e->gen = 0; /* until filled */
     if (found == 1) {
+        if (row->ra > 255 || !cfi_pack(&row->cfa, 0, &e->cfa)) return found;
         for (i = n = 0; i < PD_CFI_REGS; i++) {
             if (pd_cfi_kind(row, i) == PD_RULE_NONE) continue;
-            if (n == PD_CFI_CACHE_RULES || row->ra > 255) return found;
-            e->regno[n] = (unsigned char)i;
-            e->rule[n++] = row->reg[i];
+            if (n == PD_CFI_CACHE_RULES || !cfi_pack(&row->reg[i], i, &e->rule[n])) return found;
+            n++;
         }
         e->n = (unsigned char)n;
-        e->cfa = row->cfa;
         e->ra = (unsigned char)row->ra;
-        e->signal = row->signal != 0;
-        e->ra_signed = row->ra_signed != 0;
+        e->flags = (unsigned char)((row->signal != 0) | (row->ra_signed != 0) << 1);
     }
     e->gen = gen;
     e->pc = pc;

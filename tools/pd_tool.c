@@ -574,6 +574,9 @@ static void chunks_stopped(pd_session *s, const perfdata_error *err) {
 #define PD_BATCH_BYTES ((size_t)1 << 20)
 #define PD_BATCHES 4
 #define PD_AHEAD 8                   /* records prefetched ahead of the command */
+#ifndef PD_PREFETCH_MAX
+#define PD_PREFETCH_MAX 1024         /* bytes of a record prefetched at most */
+#endif
 
 /* A record as the reader gave it, with its name and whether the reader
    also yields its contents (pd_session_decompressed). */
@@ -877,6 +880,16 @@ static int walk_piped(pd_session *s, pd_record_fn fn, void *ctx) {
                 __builtin_prefetch(q + 64);
                 __builtin_prefetch(q + 128);
                 __builtin_prefetch(q + 192);
+            }
+            if (i + PD_AHEAD / 2 < b->n && !b->slots[i + PD_AHEAD / 2].item) {
+                /* a long record (a user stack dump): the lines after those,
+                   up to PD_PREFETCH_MAX (its size read from the header,
+                   prefetched above; in the file's byte order, so on a
+                   swapped file a guess, which costs only prefetches) */
+                const unsigned char *q = (const unsigned char *)b->slots[i + PD_AHEAD / 2].p;
+                size_t n = (size_t)q[6] | (size_t)q[7] << 8, k;
+                if (n > PD_PREFETCH_MAX) n = PD_PREFETCH_MAX;
+                for (k = 256; k < n; k += 64) __builtin_prefetch(q + k);
             }
 #endif
             if (slot->item) {
