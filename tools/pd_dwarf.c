@@ -207,9 +207,14 @@ static int add_row(pd_dwarf_lines *l, state *st, uint32_t file_base, size_t nfil
     else file = f >= 1 && f <= nfiles && file_base + f - 1 < ROW_NO_FILE ? file_base + (uint32_t)(f - 1) : ROW_NO_FILE;
     if (v5 && !st->file_set) file |= ROW_INITIAL;
     if (!st->in_seq) { st->seq_first = l->nrows; st->in_seq = 1; }
-    /* of rows at one address the last stands (binutils, PR ld/4986) */
+    /* of rows at one address the last stands (binutils, PR ld/4986); a
+       row that says what the row before it says adds nothing a lookup
+       can tell (it answers with the nearest row at or below an address) */
     if (!end && l->nrows > st->seq_first && l->rows[l->nrows - 1].addr == st->addr) {
         r = &l->rows[l->nrows - 1];
+    } else if (!end && l->nrows > st->seq_first && l->rows[l->nrows - 1].addr < st->addr &&
+               l->rows[l->nrows - 1].file == file && l->rows[l->nrows - 1].line == (st->line <= UINT32_MAX ? (uint32_t)st->line : 0)) {
+        return 1;
     } else {
         if (!grow((void **)&l->rows, &l->caprows, l->nrows + 1, sizeof *l->rows)) return 0;
         r = &l->rows[l->nrows++];
