@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """The commands that walk records in time order read ahead in a second
-thread (-j 2, the default on two CPUs or more): their output, messages and
-exit status must be what one thread gives (-j 1), on every input.
+thread (-j 2, the default on two CPUs or more), and so does `dump` on
+compressed input: their output, messages and exit status must be what one
+thread gives (-j 1), on every input.
 
-For each input and each of `script`, `report`, `collapse`, `dump --ordered`
-(and `script --show-task-events --show-mmap-events`, which prints the side
-band), runs -j 1 and -j 2 and compares stdout, stderr and the exit status.
+For each input and each of `script`, `report`, `collapse`, `dump --ordered`,
+`dump` (and `script --show-task-events --show-mmap-events`, which prints the
+side band), runs -j 1 and -j 2 and compares stdout, stderr and the exit
+status.
 Inputs: the files and directories given (a `perf record --threads`
 directory is one input), files up to 32 MiB. Run under ThreadSanitizer
 (a build with -fsanitize=thread), any report of it fails the input.
@@ -19,7 +21,7 @@ import sys
 from oracles import SANITIZER
 
 COMMANDS = [['script'], ['script', '--show-task-events', '--show-mmap-events'], ['report'], ['collapse'],
-            ['dump', '--ordered']]
+            ['dump', '--ordered'], ['dump']]
 LIMIT = 32 << 20
 
 passed = failed = 0

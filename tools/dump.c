@@ -698,6 +698,7 @@ int pd_cmd_dump(int argc, char **argv) {
     d.s = &s;
     d.f = s.file;
     d.arch = s.arch;
+    s.read_ahead = 1; /* printing a record costs more than reading it */
     if (d.show_header) pd_print_header(&s);
     rc = ordered ? pd_session_walk_ordered(&s, (pd_record_fn)dump_record, &d)
                  : pd_session_walk(&s, (pd_record_fn)dump_record, &d);

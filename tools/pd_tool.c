@@ -972,6 +972,15 @@ static int walk(pd_session *s, pd_record_fn fn, void *ctx) {
 int pd_session_walk(pd_session *s, pd_record_fn fn, void *ctx) {
     int rc;
     zahead_start(s);
+    /* in file order, a command that asks for it (its own work per record
+       is heavy) has the reader thread decompress the chunks ahead of it;
+       on plain records that thread would only cost */
+    if (s->read_ahead && !(s->flags & PERFDATA_READ_RAW_CHUNKS) &&
+        perfdata_has_feature(s->file, PERFDATA_FEAT_COMPRESSED) && pipe_wanted(s) &&
+        (rc = walk_piped(s, fn, ctx)) != -1) {
+        zahead_stop(s);
+        return walk_ended(s, rc);
+    }
     rc = walk(s, fn, ctx);
     zahead_stop(s);
     return walk_ended(s, rc);

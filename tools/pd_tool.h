@@ -23,6 +23,8 @@ typedef struct pd_session {
     unsigned flags;                  /* PERFDATA_READ_* */
     int stream;                      /* read as it arrives */
     int ordered;                     /* the walk is in time order */
+    int read_ahead;                  /* pd_session_walk: compressed chunks are decompressed in the
+                                        reader thread, ahead of the command (-j) */
     size_t nev_cap;                  /* events the input may have: per-event tables */
     size_t given;                    /* bytes given to the reader */
     void *zstd_mem;                  /* of which the zstd decoder's */
