@@ -154,6 +154,44 @@ def compare_frames(cli, path, label, addrs=None):
     return '', dwarf
 
 
+def shared_abbrevs(frames_cli, work):
+    """A crafted object: 40,000 units sharing one abbreviation table of
+    4,000 entries, each unit's first entry using the last. Reading each
+    unit's first entry must not read the table again per unit (40,000 x
+    4,000 entries: about 15 s here); the table is read once, and the
+    function of an address in the last unit is found."""
+    m, n = 4000, 40000
+    out = ['\t.text\n\t.globl f0\nf0:\n\t.zero %d\n' % (16 * n + 16),
+           '\t.section .debug_abbrev,"",@progbits\n']
+    for c in range(1, m - 1):  # DW_TAG_variable, DW_AT_name string
+        out.append('\t.uleb128 %d\n\t.uleb128 0x34\n\t.byte 0\n\t.uleb128 0x3\n\t.uleb128 0x8\n\t.byte 0,0\n' % c)
+    for c, tag, children in ((m - 1, 0x2e, 0), (m, 0x11, 1)):  # subprogram, compile unit: name, low_pc, high_pc
+        out.append('\t.uleb128 %d\n\t.uleb128 %#x\n\t.byte %d\n\t.uleb128 0x3\n\t.uleb128 0x8\n'
+                   '\t.uleb128 0x11\n\t.uleb128 0x1\n\t.uleb128 0x12\n\t.uleb128 0x6\n\t.byte 0,0\n' % (c, tag, children))
+    out.append('\t.byte 0\n\t.section .debug_info,"",@progbits\n')
+    for k in range(n):
+        low = 0x1000 + 16 * k
+        out.append('\t.long .Le%d-.Lb%d\n.Lb%d:\n\t.value 4\n\t.long 0\n\t.byte 8\n' % (k, k, k))
+        out.append('\t.uleb128 %d\n\t.string "u"\n\t.quad %d\n\t.long 16\n' % (m, low))
+        out.append('\t.uleb128 %d\n\t.string "f%d"\n\t.quad %d\n\t.long 16\n\t.byte 0\n.Le%d:\n' % (m - 1, k, low, k))
+    src, obj = os.path.join(work, 'shared-abbrevs.s'), os.path.join(work, 'shared-abbrevs.o')
+    with open(src, 'w') as f:
+        f.write(''.join(out))
+    p = subprocess.run(['gcc', '-c', src, '-o', obj], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        return None, f'gcc cannot assemble it ({p.stderr[:100].strip()})'
+    try:
+        r = subprocess.run([frames_cli, obj], input='%#x\n' % (0x1000 + 16 * (n - 1) + 4), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=5)
+    except subprocess.TimeoutExpired:
+        return 'units sharing one abbreviation table: not read in 5 s (the table read again for each unit?)', None
+    want = '@ dwarf\nf%d\n??:0\n' % (n - 1)
+    if r.returncode != 0 or r.stdout != want or re.search(r'runtime error|Sanitizer', r.stderr):
+        return f'units sharing one abbreviation table: exit {r.returncode}, {r.stdout!r} (want {want!r}) {r.stderr[:200]}', None
+    print(f'ok   {n} units sharing one abbreviation table of {m} entries: read once, the last unit\'s function found')
+    return None, None
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -195,6 +233,15 @@ def main():
                 continue
             bins.append((out, f'{label}, sections compressed with {kind}'))
             originals[out] = path
+    why, skip = shared_abbrevs(frames_cli, work)
+    if skip:
+        skipped += 1
+        print('skip units sharing one abbreviation table: ' + skip)
+    elif why:
+        failed += 1
+        print('FAIL ' + why)
+    else:
+        passed += 1
     # the other fixtures' workloads: lines (and, below, frames) as they are
     more = []
     for name, label, step in (('unwind-c', 'unwind-c (gcc -O2, no frame pointers)', 3),

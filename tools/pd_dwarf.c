@@ -711,6 +711,7 @@ struct pd_dwarf {
     size_t ranges_left;         /* range list entries still to be read: a bound on what lists shared by
                                    many entries may cost (a few times what the sections can hold) */
     uint32_t stamp;             /* pd_dwarf_frames' lookups, counted: a unit is searched once in each */
+    size_t partial_read;        /* bytes of .debug_abbrev read for tables not kept (abbrev_table_for's until) */
     int cut;                    /* a bound left entries or ranges out (pd_dwarf_cut) */
 };
 
@@ -789,6 +790,7 @@ static size_t abbrev_table_for(struct pd_dwarf *d, uint64_t offset, uint64_t unt
         d->abbrevs[d->nabbrevs++] = a;
         if (until && a.code == until) break;
     }
+    if (until) d->partial_read += (size_t)(r.p - (d->abbr + offset));
     d->tables[d->ntables].n = d->nabbrevs - d->tables[d->ntables].first;
     /* by code, for a binary search (codes are mostly 1, 2, 3...: sorted already) */
     if (d->abbrevs && d->tables[d->ntables].n)
@@ -1324,12 +1326,15 @@ struct pd_dwarf *pd_dwarf_open_lines(const struct pd_elf *elf, pd_dwarf_lines *l
             rd t = r;
             cu *cur = &d->cus[d->ncus];
             size_t ntables = d->ntables, nabbrevs = d->nabbrevs, nattrs = d->nattrs, nimplicits = d->nimplicits;
-            uint64_t code = rd_uleb(&t);
+            uint64_t code = rd_uleb(&t), until;
             int ok;
             *cur = u;
             d->ncus++;
             if (t.bad || !code) { cur->table = TABLE_UNREAD; continue; }
-            if ((cur->table = abbrev_table_for(d, abbr_off, code)) == TABLE_BAD) { d->ncus--; continue; }
+            /* units may share a table: past a pass over .debug_abbrev in
+               tables read in part, they are read whole and kept (each once) */
+            until = d->partial_read <= d->abbr_n ? code : 0;
+            if ((cur->table = abbrev_table_for(d, abbr_off, until)) == TABLE_BAD) { d->ncus--; continue; }
             t = r;
             ok = read_die(d, cur, &t, &top);
             if (ok) {
@@ -1341,11 +1346,13 @@ struct pd_dwarf *pd_dwarf_open_lines(const struct pd_elf *elf, pd_dwarf_lines *l
                 t = r;
                 ok = read_die(d, cur, &t, &top);
             }
-            d->ntables = ntables;
-            d->nabbrevs = nabbrevs;
-            d->nattrs = nattrs;
-            d->nimplicits = nimplicits;
-            cur->table = TABLE_UNREAD;
+            if (until && cur->table == ntables) { /* read in part for this entry: dropped */
+                d->ntables = ntables;
+                d->nabbrevs = nabbrevs;
+                d->nattrs = nattrs;
+                d->nimplicits = nimplicits;
+                cur->table = TABLE_UNREAD;
+            }
             if (!ok) continue;
             if (top.has_low) cur->low_pc = top.low;
             cur->plain_is_linkage = plain_language(top.language);
