@@ -166,7 +166,7 @@ static int map_member(pd_map *m, const char *path, int allow_empty, int read_it,
 }
 
 #define PD_WINDOW ((size_t)6 << 20)
-#define PD_AHEAD ((size_t)4 << 20)
+#define PD_MAP_AHEAD ((size_t)4 << 20)
 #define PD_STEP ((size_t)2 << 20)
 
 /* perf reads its input through a window of mappings; the tools map the
@@ -175,7 +175,7 @@ static int map_member(pd_map *m, const char *path, int allow_empty, int read_it,
    (MADV_DONTNEED: touched again, they are read back from the page cache,
    so records still queued stay valid, but they stay: the window behind
    covers what the command and the time-order queue still read, measured
-   on a dwarf profile's 4 KB records), and the next PD_AHEAD is mapped in
+   on a dwarf profile's 4 KB records), and the next PD_MAP_AHEAD is mapped in
    with one call where the kernel can (MADV_POPULATE_READ, Linux 5.14),
    which saves a page fault per page; two steps ahead are enough for
    that. */
@@ -195,7 +195,7 @@ void pd_map_advance(pd_map *m, const void *at) {
         }
     }
 #ifdef MADV_POPULATE_READ
-    want = m->size - pos > PD_AHEAD ? pos + PD_AHEAD : m->size;
+    want = m->size - pos > PD_MAP_AHEAD ? pos + PD_MAP_AHEAD : m->size;
     if (want > m->populated) {
         size_t from = m->populated > pos ? m->populated / page * page : pos / page * page;
         madvise((void *)(uintptr_t)(m->data + from), want - from, MADV_POPULATE_READ);
