@@ -202,7 +202,7 @@ typedef struct state {
 static int add_row(pd_dwarf_lines *l, state *st, uint32_t file_base, size_t nfiles, int v5, int end) {
     row *r;
     uint64_t f = st->file;
-    uint32_t file;
+    uint32_t file, line = st->line <= UINT32_MAX ? (uint32_t)st->line : 0;
     if (v5) file = f < nfiles && file_base + f < ROW_NO_FILE ? file_base + (uint32_t)f : ROW_NO_FILE;
     else file = f >= 1 && f <= nfiles && file_base + f - 1 < ROW_NO_FILE ? file_base + (uint32_t)(f - 1) : ROW_NO_FILE;
     if (v5 && !st->file_set) file |= ROW_INITIAL;
@@ -213,7 +213,7 @@ static int add_row(pd_dwarf_lines *l, state *st, uint32_t file_base, size_t nfil
     if (!end && l->nrows > st->seq_first && l->rows[l->nrows - 1].addr == st->addr) {
         r = &l->rows[l->nrows - 1];
     } else if (!end && l->nrows > st->seq_first && l->rows[l->nrows - 1].addr < st->addr &&
-               l->rows[l->nrows - 1].file == file && l->rows[l->nrows - 1].line == (st->line <= UINT32_MAX ? (uint32_t)st->line : 0)) {
+               l->rows[l->nrows - 1].file == file && l->rows[l->nrows - 1].line == line) {
         return 1;
     } else {
         if (!grow((void **)&l->rows, &l->caprows, l->nrows + 1, sizeof *l->rows)) return 0;
@@ -221,7 +221,7 @@ static int add_row(pd_dwarf_lines *l, state *st, uint32_t file_base, size_t nfil
     }
     r->addr = st->addr;
     r->file = file;
-    r->line = st->line <= UINT32_MAX ? (uint32_t)st->line : 0;
+    r->line = line;
     if (end) {
         seq *s;
         size_t n = l->nrows - st->seq_first;
@@ -725,8 +725,8 @@ static int cmp_abbrev(const void *a, const void *b) {
 
 /* The table of the abbreviations at offset, read once: units share them,
    found by a hash of the offset. With until (a unit's first entry's code),
-   a table read only as far as that code, for the caller to drop
-   (abbrev_table_drop), not kept: most units' entries past their first are
+   a table read only as far as that code and not kept (the caller drops
+   it by taking the counts back): most units' entries past their first are
    never read. TABLE_BAD when it cannot be had. */
 static size_t abbrev_table_for(struct pd_dwarf *d, uint64_t offset, uint64_t until) {
     size_t i, slot;
