@@ -508,10 +508,12 @@ static pd_elf_status read_symbols(pd_elf *e, const symtab *t, size_t count, pd_e
     return PD_ELF_OK;
 }
 
-/* .symtab when it has functions (a debug stub may have none), else .dynsym. */
-static pd_elf_status load_symbols(pd_elf *e, pd_elf_error *err) {
+/* .symtab when it has functions (a debug stub may have none), else .dynsym:
+   read (read_it), or only named in *table (NULL: neither has functions). */
+static pd_elf_status choose_symbols(pd_elf *e, int read_it, const char **table, pd_elf_error *err) {
     static const uint32_t kinds[2] = {PD_ELF_SHT_SYMTAB, PD_ELF_SHT_DYNSYM};
     int k, found;
+    *table = NULL;
     for (k = 0; k < 2; k++) {
         symtab t;
         size_t count;
@@ -519,9 +521,16 @@ static pd_elf_status load_symbols(pd_elf *e, pd_elf_error *err) {
         if (st != PD_ELF_OK) return st;
         if (!found) continue;
         if ((st = scan_symbols(e, &t, NULL, 0, &count, err)) != PD_ELF_OK) return st;
-        if (count) return read_symbols(e, &t, count, err);
+        if (!count) continue;
+        *table = t.name;
+        return read_it ? read_symbols(e, &t, count, err) : PD_ELF_OK;
     }
     return PD_ELF_OK;
+}
+
+static pd_elf_status load_symbols(pd_elf *e, pd_elf_error *err) {
+    const char *table;
+    return choose_symbols(e, 1, &table, err);
 }
 
 /* ------------------------------------------------------------------ plt */
@@ -1457,6 +1466,17 @@ pd_elf_status pd_elf_open_file(const char *path, pd_elf **out, pd_elf_error *err
     return open_file(path, 1, out, err);
 }
 
+pd_elf_status pd_elf_open_sections(const char *path, pd_elf **out, const char **symbol_table, pd_elf_error *err) {
+    pd_elf_status st = open_file(path, 0, out, err);
+    const char *table = NULL;
+    if (st == PD_ELF_OK && (st = choose_symbols(*out, 0, &table, err)) != PD_ELF_OK) {
+        pd_elf_close(*out);
+        *out = NULL;
+    }
+    if (symbol_table) *symbol_table = table;
+    return st;
+}
+
 void pd_elf_close(pd_elf *elf) {
     if (!elf || --elf->refs > 0) return;
     free(elf->syms);
@@ -1863,43 +1883,54 @@ struct pd_kallsyms {
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
 
-static int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
+/* a hex digit's value, or 16 */
+static unsigned hex_value(unsigned char c) {
+    unsigned v = (unsigned)c - '0';
+    if (v < 10) return v;
+    v = ((unsigned)c | 0x20) - 'a';
+    return v < 6 ? v + 10 : 16;
 }
 
-/* "addr type name[\t[module]]" with the line NUL-terminated; cuts the name
-   and module in place. 1 for a text symbol. */
-static int parse_kallsyms_line(char *p, pd_ksym *out) {
+/* "addr type name[\t[module]]" in p[0..n) (one line, without its newline);
+   cuts the name and module in place (p[n] is writable). 1 for a text
+   symbol, with the lengths of its name and module in out->end (low and
+   high 32 bits) until keep_names. A NUL ends the line. */
+static int parse_kallsyms_line(char *p, size_t n, pd_ksym *out) {
     uint64_t addr = 0;
-    int digits = 0, d;
+    char *end = p + n, *name, *module = NULL;
+    size_t name_n, module_n = 0;
+    int digits = 0;
+    unsigned d;
     char type;
-    for (; (d = hex_digit(*p)) >= 0; p++, digits++) addr = addr << 4 | (uint64_t)d;
+    *end = 0;
+    for (; (d = hex_value((unsigned char)*p)) < 16; p++, digits++) addr = addr << 4 | d;
     if (digits == 0 || digits > 16 || !is_blank(*p)) return 0;
     while (is_blank(*p)) p++;
     if (!*p) return 0;
     type = *p++;
     if (!is_blank(*p)) return 0;
     while (is_blank(*p)) p++;
-    if (!*p) return 0;
-    out->addr = addr;
-    out->type = type;
-    out->name = p;
-    out->module = NULL;
-    out->end = 0;
+    if (!*p || (type != 't' && type != 'T' && type != 'w' && type != 'W')) return 0;
+    name = p;
     while (*p && !is_blank(*p)) p++;
+    name_n = (size_t)(p - name);
     if (*p) {
         *p++ = 0;
         while (is_blank(*p)) p++;
         if (*p == '[') {
-            out->module = ++p;
+            module = ++p;
             while (*p && *p != ']') p++;
             *p = 0;
+            module_n = (size_t)(p - module);
         }
     }
-    return type == 't' || type == 'T' || type == 'w' || type == 'W';
+    if (name_n > UINT32_MAX || module_n > UINT32_MAX) return 0;
+    out->addr = addr;
+    out->type = type;
+    out->name = name;
+    out->module = module;
+    out->end = (uint64_t)module_n << 32 | name_n;
+    return 1;
 }
 
 /* By address; of the names at one address the last line wins. That is
@@ -1922,49 +1953,67 @@ static void kallsyms_ends(pd_ksym *s, size_t n) {
     for (i = 0; i < n; i++) {
         if (i + 1 == n) { s[i].end = page_end(s[i].addr); continue; }
         s[i].end = s[i + 1].addr;
-        if (cmp_opt_str(s[i].module, s[i + 1].module) && page_end(s[i].addr) < s[i].end) s[i].end = page_end(s[i].addr);
+        if (s[i].module != s[i + 1].module && cmp_opt_str(s[i].module, s[i + 1].module) &&
+            page_end(s[i].addr) < s[i].end)
+            s[i].end = page_end(s[i].addr);
     }
 }
 
-/* Splits the lines of text (NUL-terminated, owned) into syms. */
-static size_t kallsyms_lines(char *text, size_t size, pd_ksym *syms) {
-    size_t n = 0;
+/* The text symbols of the lines of text[0..size) (text[size] is a spare
+   byte) into *syms, grown as needed; 0 and *syms NULL when out of memory. */
+static size_t kallsyms_lines(char *text, size_t size, pd_ksym **syms) {
+    size_t n = 0, cap = size / 40 + 64; /* a line takes 40 bytes and more */
     char *p = text, *end = text + size;
-    while (p < end) {
+    pd_ksym *v = (pd_ksym *)malloc(cap * sizeof *v);
+    while (v && p < end) {
         char *nl = (char *)memchr(p, '\n', (size_t)(end - p));
         char *line_end = nl ? nl : end;
-        *line_end = 0;
-        if (parse_kallsyms_line(p, &syms[n])) n++;
+        if (n == cap) {
+            pd_ksym *grown = cap > SIZE_MAX / 2 / sizeof *v ? NULL : (pd_ksym *)realloc(v, cap * 2 * sizeof *v);
+            if (!grown) { free(v); v = NULL; break; }
+            v = grown;
+            cap *= 2;
+        }
+        if (parse_kallsyms_line(p, (size_t)(line_end - p), &v[n])) n++;
         p = line_end + 1;
     }
-    return n;
+    *syms = v;
+    return v ? n : 0;
 }
 
 /* The names (and module names, once per run of one module) move from the
    whole text, which had every line and field, into a block of their own:
    a kernel's /proc/kallsyms is 5 MB and more, its kept names a third. A
-   block that cannot be had leaves them where they are. */
+   block that cannot be had leaves them where they are. The lengths are
+   in each symbol's end (kallsyms_lines). */
 static void keep_names(pd_kallsyms *ks) {
     size_t need = 0, i, n;
     char *names, *p;
     const char *module = NULL, *copied = NULL;
+    size_t module_n = 0;
     for (i = 0; i < ks->n; i++) {
-        need += strlen(ks->syms[i].name) + 1;
-        if (ks->syms[i].module && (!module || strcmp(module, ks->syms[i].module) != 0)) need += strlen(ks->syms[i].module) + 1;
+        size_t mn = (size_t)(ks->syms[i].end >> 32);
+        need += (size_t)(ks->syms[i].end & 0xffffffffu) + 1;
+        if (ks->syms[i].module &&
+            (!module || module_n != mn || memcmp(module, ks->syms[i].module, mn) != 0))
+            need += mn + 1;
         module = ks->syms[i].module;
+        module_n = mn;
     }
     if (!(names = p = (char *)malloc(need ? need : 1))) return;
     module = NULL;
+    module_n = 0;
     for (i = 0; i < ks->n; i++) {
         pd_ksym *k = &ks->syms[i];
-        if (k->module && (!module || strcmp(module, k->module) != 0)) {
+        size_t mn = (size_t)(k->end >> 32);
+        if (k->module && (!module || module_n != mn || memcmp(module, k->module, mn) != 0)) {
             module = k->module;
-            n = strlen(module) + 1;
-            copied = (const char *)memcpy(p, module, n);
-            p += n;
+            module_n = mn;
+            copied = (const char *)memcpy(p, module, mn + 1);
+            p += mn + 1;
         }
         if (k->module) k->module = copied;
-        n = strlen(k->name) + 1;
+        n = (size_t)(k->end & 0xffffffffu) + 1;
         k->name = (const char *)memcpy(p, k->name, n);
         p += n;
     }
@@ -1974,21 +2023,15 @@ static void keep_names(pd_kallsyms *ks) {
 
 /* Takes ownership of text[0..size] (text[size] is a spare byte). */
 static pd_elf_status kallsyms_from(char *text, size_t size, pd_kallsyms **out, pd_elf_error *err) {
-    size_t lines = 1, i, kept = 0;
+    size_t i, kept = 0;
     pd_kallsyms *ks = (pd_kallsyms *)calloc(1, sizeof *ks);
-    const char *nl = text, *end = text + size;
-    while ((nl = (const char *)memchr(nl, '\n', (size_t)(end - nl))) != NULL) { lines++; nl++; }
-    text[size] = 0;
     if (!ks) {
         free(text);
         return fail(err, PD_ELF_NO_MEMORY, 0, NULL);
     }
-    if (lines > SIZE_MAX / sizeof(pd_ksym) || !(ks->syms = (pd_ksym *)malloc(lines * sizeof(pd_ksym)))) {
-        free(ks); free(text);
-        return fail(err, PD_ELF_NO_MEMORY, 0, NULL);
-    }
     ks->text = text;
-    ks->n = kallsyms_lines(text, size, ks->syms);
+    ks->n = kallsyms_lines(text, size, &ks->syms);
+    if (!ks->syms) { pd_kallsyms_free(ks); return fail(err, PD_ELF_NO_MEMORY, 0, NULL); }
     if (!ks->n) { pd_kallsyms_free(ks); return fail(err, PD_ELF_NOT_FOUND, 0, "no text symbols"); }
     /* a kernel lists its symbols by address, mostly: sorted only if not */
     for (i = 1; i < ks->n && ks->syms[i - 1].addr <= ks->syms[i].addr; i++) {}
@@ -2005,8 +2048,8 @@ static pd_elf_status kallsyms_from(char *text, size_t size, pd_kallsyms **out, p
         ks->syms[kept++] = ks->syms[i];
     }
     ks->n = kept;
-    kallsyms_ends(ks->syms, ks->n);
     keep_names(ks);
+    kallsyms_ends(ks->syms, ks->n);
     *out = ks;
     return PD_ELF_OK;
 }

@@ -179,6 +179,11 @@ int pd_elf_normalize_path(char *out, size_t cap, const char *path);
 pd_elf_status pd_elf_open_mem(const void *data, size_t size, pd_elf **out, pd_elf_error *err);
 /* The same on a read-only mmap of the file, opened by pd_elf_open_regular. */
 pd_elf_status pd_elf_open_file(const char *path, pd_elf **out, pd_elf_error *err);
+/* The same without reading the symbols (for a file read for its sections
+   alone: DWARF, say): it fails where pd_elf_open_file would, and
+   *symbol_table (may be NULL) says the table pd_elf_open_file would read,
+   as pd_elf_info's symbol_table; the info itself lists no symbol. */
+pd_elf_status pd_elf_open_sections(const char *path, pd_elf **out, const char **symbol_table, pd_elf_error *err);
 /* Frees everything, and unmaps the file of pd_elf_open_file. NULL is fine. */
 void pd_elf_close(pd_elf *elf);
 /* Gives back the resident pages of pd_elf_open_file's map (its sections

@@ -510,6 +510,7 @@ static void pf_read(struct pd_prefetch *p, long i) {
     char path[256];
     pd_prefetch_obj *o;
     pd_elf *bin;
+    const char *table;
     if (i < 0) {
         p->ks_status = pd_kallsyms_load(p->ks_path, &p->ks, &p->ks_err);
         return;
@@ -517,17 +518,18 @@ static void pf_read(struct pd_prefetch *p, long i) {
     o = &p->objs[i];
     /* the file whose lines load_lines reads first: the binary when it has
        its full symbol table (debug_file_for), else its debug file */
-    if (o->path && pd_elf_open_file(o->path, &bin, NULL) == PD_ELF_OK) {
+    if (o->path && pd_elf_open_sections(o->path, &bin, &table, NULL) == PD_ELF_OK) {
         const pd_elf_info *info = pd_elf_get_info(bin);
         if (info->build_id && info->build_id_size == o->size && !memcmp(info->build_id, o->id, o->size) &&
-            info->symbol_table && !strcmp(info->symbol_table, ".symtab")) {
+            table && !strcmp(table, ".symtab")) {
             o->elf = bin;
             o->own = 1;
         } else {
             pd_elf_close(bin);
         }
     }
-    if (!o->elf && !(build_id_path(path, sizeof path, o->id, o->size) && pd_elf_open_file(path, &o->elf, NULL) == PD_ELF_OK))
+    if (!o->elf &&
+        !(build_id_path(path, sizeof path, o->id, o->size) && pd_elf_open_sections(path, &o->elf, NULL, NULL) == PD_ELF_OK))
         return;
     if ((o->lines = pd_dwarf_lines_elf(o->elf, NULL)) != NULL && p->want_dwarf)
         o->dwarf = pd_dwarf_open_lines(o->elf, o->lines, NULL);

@@ -575,7 +575,7 @@ static void chunks_stopped(pd_session *s, const perfdata_error *err) {
 #define PD_BATCHES 4
 #define PD_AHEAD 8                   /* records prefetched ahead of the command */
 #ifndef PD_PREFETCH_MAX
-#define PD_PREFETCH_MAX 1024         /* bytes of a record prefetched at most */
+#define PD_PREFETCH_MAX 2560         /* bytes of a record prefetched at most (a dwarf sample's unwinding reads its stack copy to 2 KB and more) */
 #endif
 
 /* A record as the reader gave it, with its name and whether the reader
