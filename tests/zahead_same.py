@@ -5,9 +5,11 @@
 same messages, the same exit status, for dump, report, script and collapse,
 on crafted -z files of either byte order:
 
-  frames     every chunk a whole zstd frame, as perf writes them
+  frames     every chunk a whole zstd frame
   split      one frame cut into pieces of 1000 bytes (the stream is inside a
-             frame at most chunk boundaries)
+             frame at most chunk boundaries, as in perf's own files: perf
+             flushes one frame for the whole recording); one helper decodes
+             them in turn
   bad-frame  a chunk in the middle that is no zstd frame
   bad-block  a block in the middle of a split frame that cannot be decoded
   oversize   a chunk decoding to more than the reader's room

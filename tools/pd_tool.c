@@ -201,15 +201,19 @@ void pd_session_close(pd_session *s) {
 
 /* ------------------------------------- -z chunks decompressed ahead */
 
-/* A -z file's chunks are zstd frames, and perf ends a frame with each
-   chunk: threads of their own decode the chunks ahead of the reader, each
-   from a decoder between frames, and the reader copies each chunk's output
-   as it comes to it (zahead_chunk is its decompressor). What the reader's
-   own decoder would have said is said: the same output, the same failure
-   at the same chunk. Where that guess is wrong (a chunk starts inside the
-   frame the one before began) or the helpers' walk meets another chunk
-   than the reader (a damaged file), the reader decodes from there itself,
-   after decoding the chunk before again to be where the stream was. */
+/* A -z file's chunks hold a zstd stream. Where each chunk is a frame of
+   its own, threads of their own decode the chunks ahead of the reader,
+   each from a decoder between frames; where the frames run on from chunk
+   to chunk (perf's own: it flushes one frame for the whole recording),
+   one thread decodes them in turn with one decoder, ahead of the reader
+   (in_turn). The reader copies each chunk's output as it comes to it
+   (zahead_chunk is its decompressor). What the reader's own decoder would
+   have said is said: the same output, the same failure at the same chunk.
+   Where the first guess is wrong (a chunk starts inside the frame the one
+   before began) or the helpers' walk meets another chunk than the reader
+   (a damaged file), the reader decodes from there itself, after decoding
+   again what its decoder would have seen to be where the stream was: the
+   chunk before, or every chunk before when they were decoded in turn. */
 #define PD_ZAHEAD_MAX 8              /* helper threads */
 #define PD_ZAHEAD_MIN_INPUT ((uint64_t)4 << 20) /* by default, for a data section of this much or more */
 
@@ -238,6 +242,7 @@ struct pd_zahead {
     uint64_t consumed;               /* chunks the reader has taken */
     size_t pos;                      /* the helpers' walk through the data section */
     int stop, done;                  /* stop: the session is done with them; done: no chunk is left */
+    int in_turn;                     /* one helper, one decoder for every chunk in turn */
     const unsigned char *data;       /* the data section */
     size_t data_n;
     int big;
@@ -326,6 +331,7 @@ static void *zahead_main(void *arg) {
     pd_zhelper *h = (pd_zhelper *)arg;
     struct pd_zahead *z = h->z;
     unsigned char *mem = z->mem[h->i];
+    perfdata_zstd_dctx *dctx = z->in_turn ? zahead_dctx(mem, z->mem_n) : NULL;
     for (;;) {
         perfdata_view in;
         pd_zslot *s;
@@ -346,9 +352,11 @@ static void *zahead_main(void *arg) {
         pthread_mutex_unlock(&z->mu);
         s->in = in.p;
         s->in_size = in.n;
-        s->st = zahead_decode(zahead_dctx(mem, z->mem_n), in.p, in.n, s->out, z->cap, &s->size, &s->between);
+        s->st = zahead_decode(dctx ? dctx : zahead_dctx(mem, z->mem_n), in.p, in.n, s->out, z->cap, &s->size,
+                              &s->between);
         pthread_mutex_lock(&z->mu);
         s->ready = 1;
+        if (dctx && s->st != PERFDATA_OK) z->done = 1; /* the decoder is lost: the reader asks no further */
         pthread_cond_broadcast(&z->cv);
         pthread_mutex_unlock(&z->mu);
     }
@@ -366,7 +374,21 @@ static perfdata_status zahead_own(struct pd_zahead *z, const unsigned char *in, 
         z->own = 1;
         if (!(z->own_mem = (unsigned char *)malloc(z->mem_n))) return PERFDATA_ERR_MALFORMED;
         zahead_dctx(z->own_mem, z->mem_n);
-        if (!z->last_between) { /* the frame began in the chunk before, from between frames: again */
+        if (z->in_turn && z->consumed) { /* every chunk the reader took, decoded again in turn */
+            unsigned char *scratch = (unsigned char *)malloc(z->cap);
+            size_t pos = 0, size;
+            uint64_t k;
+            int between;
+            perfdata_view chunk;
+            perfdata_status st = scratch ? PERFDATA_OK : PERFDATA_ERR_MALFORMED;
+            for (k = 0; k < z->consumed && st == PERFDATA_OK; k++)
+                st = zahead_next(z, &pos, &chunk)
+                         ? zahead_decode((perfdata_zstd_dctx *)(void *)z->own_mem, chunk.p, chunk.n, scratch, z->cap,
+                                         &size, &between)
+                         : PERFDATA_ERR_MALFORMED;
+            free(scratch);
+            if (st != PERFDATA_OK) return PERFDATA_ERR_MALFORMED;
+        } else if (!z->in_turn && !z->last_between) { /* the frame began in the chunk before, from between frames: again */
             unsigned char *scratch = (unsigned char *)malloc(z->cap);
             size_t size;
             int between;
@@ -398,7 +420,7 @@ static perfdata_status zahead_chunk(void *user, const unsigned char *in, size_t 
     /* the helpers' chunk, decoded from between frames where the stream was
        between frames, with room for all its output where the reader gives
        more than they had */
-    if (s->seq != seq || !s->ready || s->in != in || s->in_size != in_size || !z->last_between ||
+    if (s->seq != seq || !s->ready || s->in != in || s->in_size != in_size || (!z->in_turn && !z->last_between) ||
         (s->st == PERFDATA_ERR_NO_SPACE && out_cap > z->cap))
         return zahead_own(z, in, in_size, out, out_cap, out_size);
     st = s->st;
@@ -414,6 +436,20 @@ static perfdata_status zahead_chunk(void *user, const unsigned char *in, size_t 
     pthread_cond_broadcast(&z->cv);
     pthread_mutex_unlock(&z->mu);
     return st;
+}
+
+/* Whether the first chunk leaves its frame open (0: it ends it; -1: it
+   does not decode), decoding it once */
+static int zahead_in_turn(const struct pd_zahead *z, perfdata_view first) {
+    unsigned char *mem = (unsigned char *)malloc(z->mem_n), *out = (unsigned char *)malloc(z->cap);
+    size_t size;
+    int between = 0;
+    perfdata_status st = mem && out ? zahead_decode(zahead_dctx(mem, z->mem_n), first.p, first.n, out, z->cap, &size,
+                                                    &between)
+                                    : PERFDATA_ERR_MALFORMED;
+    free(mem);
+    free(out);
+    return st != PERFDATA_OK ? -1 : !between;
 }
 
 static void zahead_free(struct pd_zahead *z) {
@@ -459,9 +495,14 @@ static void zahead_start(pd_session *s) {
               ? fc.mmap_len : 512u * 1024u;
     if (cap > ((uint64_t)64 << 20)) cap = (uint64_t)64 << 20;
     z->cap = ((size_t)cap + 65535u) * 2 + ((size_t)16 << 20);
-    z->nslots = 2 * n + 1;
     if (!zahead_next(z, &pos, &first) || !(z->mem_n = zahead_need(first.p, first.n)) ||
-        !(z->slot = (pd_zslot *)calloc(z->nslots, sizeof *z->slot))) {
+        (z->in_turn = zahead_in_turn(z, first)) < 0) {
+        zahead_free(z);
+        return;
+    }
+    if (z->in_turn) n = 1;
+    z->nslots = 2 * n + 1;
+    if (!(z->slot = (pd_zslot *)calloc(z->nslots, sizeof *z->slot))) {
         zahead_free(z);
         return;
     }
