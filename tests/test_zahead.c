@@ -38,9 +38,11 @@ static void put_le(unsigned char *p, uint64_t v, unsigned n) {
 /* payload byte k of chunk i */
 static unsigned char payload(unsigned i, unsigned k) { return (unsigned char)(i * 31 + k * 7 + (k >> 8)); }
 
-/* A data section of CHUNKS compressed records: one frame (whole_frames 0)
-   or a frame per chunk, a raw block of PAYLOAD bytes in each */
-static void make(data *d, int whole_frames) {
+/* A data section of CHUNKS compressed records: one frame (whole_frames 0;
+   left open at the end, as perf leaves it, when open) or a frame per
+   chunk, a raw block of PAYLOAD bytes in each, chunk i's payload that of
+   chunk first + i */
+static void make_from(data *d, int whole_frames, unsigned first, int open) {
     unsigned i, k;
     d->n = 0;
     for (i = 0; i < CHUNKS; i++) {
@@ -52,9 +54,9 @@ static void make(data *d, int whole_frames) {
             q[5] = (17 - 10) << 3;  /* a 128 KiB window */
             z = 6;
         }
-        put_le(q + z, (uint64_t)PAYLOAD << 3 | (i + 1 == CHUNKS || whole_frames ? 1u : 0u), 3); /* raw */
+        put_le(q + z, (uint64_t)PAYLOAD << 3 | ((i + 1 == CHUNKS && !open) || whole_frames ? 1u : 0u), 3); /* raw */
         z += 3;
-        for (k = 0; k < PAYLOAD; k++) q[z + k] = payload(i, k);
+        for (k = 0; k < PAYLOAD; k++) q[z + k] = payload(first + i, k);
         z += PAYLOAD;
         put_le(rec, PERFDATA_RECORD_COMPRESSED, 4);
         put_le(rec + 4, 0, 2);
@@ -64,6 +66,8 @@ static void make(data *d, int whole_frames) {
         d->n += 8 + z;
     }
 }
+
+static void make(data *d, int whole_frames) { make_from(d, whole_frames, 0, 0); }
 
 static int is_payload(const unsigned char *p, size_t n, unsigned i) {
     unsigned k;
@@ -77,14 +81,18 @@ static int is_payload(const unsigned char *p, size_t n, unsigned i) {
    plays the helper */
 static struct pd_zahead *setup(const data *d) {
     struct pd_zahead *z = (struct pd_zahead *)calloc(1, sizeof *z);
-    size_t pos = 0, i;
+    size_t part = 0, pos = 0, i;
     perfdata_view first;
-    if (!z) abort();
-    z->data = d->p;
-    z->data_n = d->n;
+    if (!z || !(z->parts = (perfdata_view *)calloc(1, sizeof *z->parts)) ||
+        !(z->part_mem = (size_t *)calloc(1, sizeof *z->part_mem)))
+        abort();
+    z->nparts = 1;
+    z->parts[0].p = d->p;
+    z->parts[0].n = d->n;
     z->last_between = 1;
     z->cap = (size_t)1 << 16;
-    if (!zahead_next(z, &pos, &first) || !(z->mem_n = zahead_need(first.p, first.n))) abort();
+    if (!zahead_next(z, &part, &pos, &first) || !(z->mem_n = zahead_need(first.p, first.n))) abort();
+    z->part_mem[0] = z->mem_n;
     z->in_turn = zahead_in_turn(z, first);
     z->nslots = 3;
     if (!(z->slot = (pd_zslot *)calloc(z->nslots, sizeof *z->slot))) abort();
@@ -103,16 +111,21 @@ static void teardown(struct pd_zahead *z) {
     zahead_free(z);
 }
 
-/* the helper's work for chunk seq (1-based): decoded in turn, offered as in */
-static void offer(struct pd_zahead *z, const data *d, uint64_t seq, const unsigned char *in) {
+/* the helper's work for chunk seq (1-based), chunk c of d: decoded in
+   turn, offered as in */
+static void offer_chunk(struct pd_zahead *z, const data *d, unsigned c, uint64_t seq, const unsigned char *in) {
     pd_zslot *s = &z->slot[seq % z->nslots];
     s->seq = seq;
     s->in = in;
-    s->in_size = d->chunk[seq - 1].n;
-    s->st = zahead_decode((perfdata_zstd_dctx *)(void *)z->mem[0], d->chunk[seq - 1].p, d->chunk[seq - 1].n, s->out,
-                          z->cap, &s->size, &s->between);
+    s->in_size = d->chunk[c].n;
+    s->st = zahead_decode((perfdata_zstd_dctx *)(void *)z->mem[0], d->chunk[c].p, d->chunk[c].n, s->out, z->cap,
+                          &s->size, &s->between);
     s->ready = 1;
     z->taken = seq;
+}
+
+static void offer(struct pd_zahead *z, const data *d, uint64_t seq, const unsigned char *in) {
+    offer_chunk(z, d, (unsigned)(seq - 1), seq, in);
 }
 
 TEST(in_turn_guess) {
@@ -176,10 +189,68 @@ TEST(reader_takes_over_frames) {
     teardown(z);
 }
 
+/* a --threads directory: two parts, each its own frame through its
+   chunks, left open, read one after the other with a decoder set up
+   afresh for each (parts 0 and 1 from d0 and d1) */
+static struct pd_zahead *setup_parts(data *d0, data *d1) {
+    struct pd_zahead *z;
+    make_from(d0, 0, 0, 1);
+    make_from(d1, 0, CHUNKS, 1);
+    z = setup(d0);
+    z->parts = (perfdata_view *)realloc(z->parts, 2 * sizeof *z->parts);
+    z->part_mem = (size_t *)realloc(z->part_mem, 2 * sizeof *z->part_mem);
+    if (!z->parts || !z->part_mem) abort();
+    z->nparts = 2;
+    z->parts[1].p = d1->p;
+    z->parts[1].n = d1->n;
+    z->part_mem[1] = z->part_mem[0];
+    z->in_turn = 1;
+    return z;
+}
+
+/* chunk i of the directory's 2 * CHUNKS, through the helper (it offers
+   the chunk at as the one it decoded) or, once it took over, the reader */
+static void take_chunk(struct pd_zahead *z, const data *d0, const data *d1, unsigned i, unsigned at) {
+    static unsigned char out[1 << 16];
+    const data *d = i < CHUNKS ? d0 : d1;
+    unsigned c = i % CHUNKS;
+    size_t size = 0;
+    if (!z->own) {
+        if (i == CHUNKS) zahead_dctx(z->mem[0], z->part_mem[1]); /* the helper, at the second part */
+        offer_chunk(z, d, c, i + 1, (at < CHUNKS ? d0 : d1)->chunk[at % CHUNKS].p);
+    }
+    CHECK_EQ_U64(zahead_chunk(z, d->chunk[c].p, d->chunk[c].n, out, sizeof out, &size), PERFDATA_OK);
+    CHECK(is_payload(out, size, i));
+}
+
+/* the reader takes over in the second part: it decodes again that
+   part's chunks before, not the first part's */
+TEST(reader_takes_over_in_a_part) {
+    static data d0, d1;
+    struct pd_zahead *z = setup_parts(&d0, &d1);
+    unsigned i;
+    for (i = 0; i < 2 * CHUNKS; i++) take_chunk(z, &d0, &d1, i, i == CHUNKS + 1 ? 2 * CHUNKS - 1 : i);
+    CHECK_EQ_U64(z->own, 1);
+    teardown(z);
+}
+
+/* the reader takes over in the first part: at the second, it sets its
+   decoder up afresh */
+TEST(reader_takes_over_before_a_part) {
+    static data d0, d1;
+    struct pd_zahead *z = setup_parts(&d0, &d1);
+    unsigned i;
+    for (i = 0; i < 2 * CHUNKS; i++) take_chunk(z, &d0, &d1, i, i == 2 ? 3 : i);
+    CHECK_EQ_U64(z->own, 1);
+    teardown(z);
+}
+
 int main(int argc, char **argv) {
     test_filter(argc, argv);
     RUN_TEST(in_turn_guess);
     RUN_TEST(reader_takes_over);
     RUN_TEST(reader_takes_over_frames);
+    RUN_TEST(reader_takes_over_in_a_part);
+    RUN_TEST(reader_takes_over_before_a_part);
     return test_report();
 }

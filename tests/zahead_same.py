@@ -16,10 +16,15 @@ on crafted -z files of either byte order:
   rle        two chunks of runs, 4 MiB each from a few hundred bytes, the
              second cut inside a record
   cut        the last chunk ends inside a record
+  dir        a --threads directory: the data section and data.0, data.1,
+             each its own frame cut into pieces (one helper decodes them in
+             turn, a decoder set up afresh for each)
+  dir-bad    the same with a block that cannot be decoded in data.0
 
 usage: zahead_same.py PERFDATA WORKDIR
 """
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -104,6 +109,32 @@ def build(kind, big):
     return p.to_bytes(), extra
 
 
+def build_dir(kind, big, path):
+    """A --threads directory at path: data (the header, a few chunks of its
+    own) and data.0, data.1 (records only), each its own zstd stream"""
+    e = '>' if big else '<'
+    parts = []
+    for seed in range(3):
+        a, recs = records(big, 600 + 300 * seed, 10 + seed)
+        stream = perfgen.zstd_frame_header() + blocks(recs, last=False)
+        if kind == 'dir-bad' and seed == 1:
+            at = len(stream) // 2
+            stream = stream[:at] + b'\x06\x00\x00' + stream[at:]
+        q = perfgen.Perf([perfgen.Attr(sample_type=a.sample_type, ids=[1])], big_endian=big)
+        for i in range(0, len(stream), 1000):
+            q.compressed(stream[i:i + 1000])
+        parts.append(q)
+    main = parts[0]
+    main.feature(perfgen.FEAT_COMPRESSED, struct.pack(e + 'IIIII', 0, 1, 1, 1, 65536))
+    main.feature(perfgen.FEAT_DIR_FORMAT, struct.pack(e + 'Q', 1))
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, 'data'), 'wb') as f:
+        f.write(main.to_bytes())
+    for i, q in enumerate(parts[1:]):
+        with open(os.path.join(path, 'data.%d' % i), 'wb') as f:
+            f.write(b''.join(q.records))
+
+
 def run(cmd):
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
     return r.returncode, r.stdout, r.stderr
@@ -114,12 +145,16 @@ def main():
     tool, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
     commands = [['dump'], ['dump', '--ordered'], ['report'], ['script'], ['collapse']]
-    for kind in ('frames', 'split', 'bad-frame', 'bad-block', 'oversize', 'rle', 'cut'):
+    for kind in ('frames', 'split', 'bad-frame', 'bad-block', 'oversize', 'rle', 'cut', 'dir', 'dir-bad'):
         for big in (False, True):
-            data, extra = build(kind, big)
             path = os.path.join(work, 'zahead-%s-%s.data' % (kind, 'be' if big else 'le'))
-            with open(path, 'wb') as f:
-                f.write(data)
+            if kind.startswith('dir'):
+                build_dir(kind, big, path)
+                extra = []
+            else:
+                data, extra = build(kind, big)
+                with open(path, 'wb') as f:
+                    f.write(data)
             for cmd in commands:
                 one = run([tool] + cmd + extra + ['-j', '1', path])
                 two = run([tool] + cmd + extra + ['-j', '4', path])
@@ -130,16 +165,19 @@ def main():
                         one[0], two[0], 'same' if one[1] == two[1] else 'differs', one[2][:300], two[2][:300])
                 elif not one[1]:
                     why = 'no output'
-                elif kind in ('frames', 'split') and (one[0] != 0 or one[2]):
+                elif kind in ('frames', 'split', 'dir') and (one[0] != 0 or one[2]):
                     why = 'exit %d: %r' % (one[0], one[2][:300])
-                elif kind in ('bad-frame', 'bad-block', 'oversize', 'rle', 'cut') and (one[0] != 3 or not one[2]):
+                elif kind in ('bad-frame', 'bad-block', 'oversize', 'rle', 'cut', 'dir-bad') and (one[0] != 3 or not one[2]):
                     why = 'a damaged file read without saying so: exit %d' % one[0]
                 if why:
                     failed += 1
                     print('FAIL', name, why)
                 else:
                     passed += 1
-            os.unlink(path)
+            if os.path.isdir(path):
+                shutil.rmtree(path)
+            else:
+                os.unlink(path)
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed or not passed else 0
 

@@ -213,7 +213,11 @@ void pd_session_close(pd_session *s) {
    before began) or the helpers' walk meets another chunk than the reader
    (a damaged file), the reader decodes from there itself, after decoding
    again what its decoder would have seen to be where the stream was: the
-   chunk before, or every chunk before when they were decoded in turn. */
+   chunk before, or every chunk before when they were decoded in turn.
+   A --threads directory's data.N files each hold a stream of their own,
+   which the reader reads after the data section, one after the other,
+   each with a decoder set up afresh: one helper decodes them in turn, a
+   decoder set up afresh for each. */
 #define PD_ZAHEAD_MAX 8              /* helper threads */
 #define PD_ZAHEAD_MIN_INPUT ((uint64_t)4 << 20) /* by default, for a data section of this much or more */
 
@@ -240,18 +244,20 @@ struct pd_zahead {
     size_t nslots;
     uint64_t taken;                  /* chunks the helpers have taken */
     uint64_t consumed;               /* chunks the reader has taken */
-    size_t pos;                      /* the helpers' walk through the data section */
+    size_t part, pos;                /* the helpers' walk: its part, and where in it */
     int stop, done;                  /* stop: the session is done with them; done: no chunk is left */
     int in_turn;                     /* one helper, one decoder for every chunk in turn */
-    const unsigned char *data;       /* the data section */
-    size_t data_n;
+    perfdata_view *parts;            /* the data section, then each data.N file, as the reader reads them */
+    size_t *part_mem;                /* each part's decoder and window, as the reader sets it up there */
+    size_t nparts;
     int big;
     size_t cap;                      /* a chunk's output the reader takes at most */
-    size_t mem_n;                    /* a decoder and its window, as the reader would set one up */
+    size_t mem_n;                    /* the largest of part_mem: the helpers' memory for a decoder */
     unsigned char *mem[PD_ZAHEAD_MAX];
     /* the reader's side */
     int own;                         /* it decodes the chunks itself from now on */
     unsigned char *own_mem;
+    size_t own_part;                 /* the part its decoder was set up for */
     const unsigned char *last_in;    /* the chunk before, and where the stream was after it */
     size_t last_n;
     int last_between;
@@ -274,33 +280,45 @@ static size_t zahead_need(const unsigned char *in, size_t n) {
     return need < win || need > PD_ZSTD_LIMIT ? 0 : need;
 }
 
-/* The next chunk record's payload from *pos in the data section, as
-   perfdata_decode_compressed reads it; 0 at the end (or a record that ends
-   the walk) */
-static int zahead_next(const struct pd_zahead *z, size_t *pos, perfdata_view *payload) {
-    while (z->data_n - *pos >= 8) {
-        const unsigned char *q = z->data + *pos;
-        uint32_t type = z->big ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3]
-                               : (uint32_t)q[3] << 24 | (uint32_t)q[2] << 16 | (uint32_t)q[1] << 8 | q[0];
-        size_t size = z->big ? (size_t)q[6] << 8 | q[7] : (size_t)q[7] << 8 | q[6];
-        if (size < 8 || size > z->data_n - *pos) return 0;
-        *pos += size;
-        if (type == PERFDATA_RECORD_COMPRESSED || type == PERFDATA_RECORD_COMPRESSED2) {
-            perfdata_record rec;
-            perfdata_compressed cz;
-            memset(&rec, 0, sizeof rec);
-            rec.type = type;
-            rec.size = (uint16_t)size;
-            rec.big_endian = z->big;
-            rec.body.p = q + 8;
-            rec.body.n = size - 8;
-            if (perfdata_decode_compressed(NULL, &rec, &cz, NULL) == PERFDATA_OK) {
-                *payload = cz.data;
-                return 1;
+/* The next chunk record's payload from *pos in part *part, as
+   perfdata_decode_compressed reads it, going on to the next parts; 0 at
+   the end (a record that ends a part's walk ends it too) */
+static int zahead_next(const struct pd_zahead *z, size_t *part, size_t *pos, perfdata_view *payload) {
+    for (; *part < z->nparts; ++*part, *pos = 0) {
+        const unsigned char *data = z->parts[*part].p;
+        size_t data_n = z->parts[*part].n;
+        while (data_n - *pos >= 8) {
+            const unsigned char *q = data + *pos;
+            uint32_t type = z->big ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3]
+                                   : (uint32_t)q[3] << 24 | (uint32_t)q[2] << 16 | (uint32_t)q[1] << 8 | q[0];
+            size_t size = z->big ? (size_t)q[6] << 8 | q[7] : (size_t)q[7] << 8 | q[6];
+            if (size < 8 || size > data_n - *pos) break;
+            *pos += size;
+            if (type == PERFDATA_RECORD_COMPRESSED || type == PERFDATA_RECORD_COMPRESSED2) {
+                perfdata_record rec;
+                perfdata_compressed cz;
+                memset(&rec, 0, sizeof rec);
+                rec.type = type;
+                rec.size = (uint16_t)size;
+                rec.big_endian = z->big;
+                rec.body.p = q + 8;
+                rec.body.n = size - 8;
+                if (perfdata_decode_compressed(NULL, &rec, &cz, NULL) == PERFDATA_OK) {
+                    *payload = cz.data;
+                    return 1;
+                }
             }
         }
     }
     return 0;
+}
+
+/* The part holding chunk bytes p: nparts where none does */
+static size_t zahead_part_of(const struct pd_zahead *z, const unsigned char *p) {
+    size_t i;
+    for (i = 0; i < z->nparts; i++)
+        if (p >= z->parts[i].p && (size_t)(p - z->parts[i].p) < z->parts[i].n) return i;
+    return z->nparts;
 }
 
 /* One chunk from dctx's state into out (cap bytes), as perfdata_zstd_chunk
@@ -331,19 +349,22 @@ static void *zahead_main(void *arg) {
     pd_zhelper *h = (pd_zhelper *)arg;
     struct pd_zahead *z = h->z;
     unsigned char *mem = z->mem[h->i];
-    perfdata_zstd_dctx *dctx = z->in_turn ? zahead_dctx(mem, z->mem_n) : NULL;
+    perfdata_zstd_dctx *dctx = NULL;
+    size_t dctx_part = 0;
     for (;;) {
         perfdata_view in;
         pd_zslot *s;
         uint64_t seq;
+        size_t part;
         pthread_mutex_lock(&z->mu);
-        if (z->stop || z->done || !zahead_next(z, &z->pos, &in)) {
+        if (z->stop || z->done || !zahead_next(z, &z->part, &z->pos, &in)) {
             z->done = 1;
             pthread_cond_broadcast(&z->cv);
             pthread_mutex_unlock(&z->mu);
             return NULL;
         }
         seq = ++z->taken;
+        part = z->part;
         s = &z->slot[seq % z->nslots];
         while (seq > z->consumed + z->nslots && !z->stop) pthread_cond_wait(&z->cv, &z->mu); /* its slot is the reader's */
         if (z->stop) { pthread_mutex_unlock(&z->mu); return NULL; }
@@ -352,11 +373,16 @@ static void *zahead_main(void *arg) {
         pthread_mutex_unlock(&z->mu);
         s->in = in.p;
         s->in_size = in.n;
-        s->st = zahead_decode(dctx ? dctx : zahead_dctx(mem, z->mem_n), in.p, in.n, s->out, z->cap, &s->size,
-                              &s->between);
+        if (!z->in_turn) {
+            dctx = zahead_dctx(mem, z->part_mem[0]); /* each chunk from between frames */
+        } else if (!dctx || dctx_part != part) { /* a part's stream: a decoder set up afresh */
+            dctx = zahead_dctx(mem, z->part_mem[part]);
+            dctx_part = part;
+        }
+        s->st = zahead_decode(dctx, in.p, in.n, s->out, z->cap, &s->size, &s->between);
         pthread_mutex_lock(&z->mu);
         s->ready = 1;
-        if (dctx && s->st != PERFDATA_OK) z->done = 1; /* the decoder is lost: the reader asks no further */
+        if (z->in_turn && s->st != PERFDATA_OK) z->done = 1; /* the decoder is lost: the reader asks no further */
         pthread_cond_broadcast(&z->cv);
         pthread_mutex_unlock(&z->mu);
     }
@@ -373,19 +399,20 @@ static perfdata_status zahead_own(struct pd_zahead *z, const unsigned char *in, 
         pthread_mutex_unlock(&z->mu);
         z->own = 1;
         if (!(z->own_mem = (unsigned char *)malloc(z->mem_n))) return PERFDATA_ERR_MALFORMED;
-        zahead_dctx(z->own_mem, z->mem_n);
-        if (z->in_turn && z->consumed) { /* every chunk the reader took, decoded again in turn */
+        z->own_part = zahead_part_of(z, in);
+        zahead_dctx(z->own_mem, z->part_mem[z->own_part < z->nparts ? z->own_part : 0]);
+        if (z->in_turn && z->consumed) { /* every chunk the reader took in this part, decoded again in turn */
             unsigned char *scratch = (unsigned char *)malloc(z->cap);
-            size_t pos = 0, size;
+            size_t part = 0, pos = 0, size;
             uint64_t k;
             int between;
             perfdata_view chunk;
             perfdata_status st = scratch ? PERFDATA_OK : PERFDATA_ERR_MALFORMED;
             for (k = 0; k < z->consumed && st == PERFDATA_OK; k++)
-                st = zahead_next(z, &pos, &chunk)
-                         ? zahead_decode((perfdata_zstd_dctx *)(void *)z->own_mem, chunk.p, chunk.n, scratch, z->cap,
-                                         &size, &between)
-                         : PERFDATA_ERR_MALFORMED;
+                st = !zahead_next(z, &part, &pos, &chunk) ? PERFDATA_ERR_MALFORMED
+                     : part != z->own_part                ? PERFDATA_OK
+                                                          : zahead_decode((perfdata_zstd_dctx *)(void *)z->own_mem, chunk.p,
+                                                                          chunk.n, scratch, z->cap, &size, &between);
             free(scratch);
             if (st != PERFDATA_OK) return PERFDATA_ERR_MALFORMED;
         } else if (!z->in_turn && !z->last_between) { /* the frame began in the chunk before, from between frames: again */
@@ -401,6 +428,13 @@ static perfdata_status zahead_own(struct pd_zahead *z, const unsigned char *in, 
         }
     }
     if (!z->own_mem) return PERFDATA_ERR_MALFORMED;
+    if (z->in_turn) { /* the reader sets its decoder up afresh for each part */
+        size_t part = zahead_part_of(z, in);
+        if (part != z->own_part && part < z->nparts) {
+            zahead_dctx(z->own_mem, z->part_mem[part]);
+            z->own_part = part;
+        }
+    }
     return perfdata_zstd_chunk(z->own_mem, in, in_size, out, out_cap, out_size);
 }
 
@@ -454,6 +488,8 @@ static int zahead_in_turn(const struct pd_zahead *z, perfdata_view first) {
 
 static void zahead_free(struct pd_zahead *z) {
     size_t i;
+    free(z->parts);
+    free(z->part_mem);
     if (z->slot)
         for (i = 0; i < z->nslots; i++) free(z->slot[i].out);
     free(z->slot);
@@ -472,18 +508,28 @@ static void zahead_start(pd_session *s) {
     struct pd_zahead *z;
     perfdata_feat_compressed fc;
     perfdata_view sec, first;
-    size_t pos = 0, i, n;
-    uint64_t cap;
+    size_t part, pos, i, n, nparts = 1 + s->input.nr_streams;
+    uint64_t cap, size = f->data.size;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     n = pd_limit.jobs ? (pd_limit.jobs > 2 ? (size_t)pd_limit.jobs - 2 : 0) : cpus > 2 ? (size_t)(cpus > 6 ? 4 : cpus - 2) : 0;
-    if (!pd_limit.jobs && f->data.size < PD_ZAHEAD_MIN_INPUT) n = 0; /* threads cost more than they save there */
+    for (i = 0; i < s->input.nr_streams; i++) size += s->input.streams[i].size;
+    if (!pd_limit.jobs && size < PD_ZAHEAD_MIN_INPUT) n = 0; /* threads cost more than they save there */
     if (n > PD_ZAHEAD_MAX) n = PD_ZAHEAD_MAX;
-    if (!n || s->stream || s->input.nr_streams || !perfdata_has_feature(f, PERFDATA_FEAT_COMPRESSED) ||
-        !s->input.main.data || f->data.offset > s->input.main.size || f->data.size > s->input.main.size - f->data.offset)
+    if (!n || s->stream || !perfdata_has_feature(f, PERFDATA_FEAT_COMPRESSED) || !s->input.main.data ||
+        f->data.offset > s->input.main.size || f->data.size > s->input.main.size - f->data.offset)
         return;
-    if (!(z = (struct pd_zahead *)calloc(1, sizeof *z))) return;
-    z->data = s->input.main.data + f->data.offset;
-    z->data_n = (size_t)f->data.size;
+    if (!(z = (struct pd_zahead *)calloc(1, sizeof *z)) || !(z->parts = (perfdata_view *)calloc(nparts, sizeof *z->parts)) ||
+        !(z->part_mem = (size_t *)calloc(nparts, sizeof *z->part_mem))) {
+        if (z) zahead_free(z);
+        return;
+    }
+    z->nparts = nparts;
+    z->parts[0].p = s->input.main.data + f->data.offset;
+    z->parts[0].n = (size_t)f->data.size;
+    for (i = 0; i < s->input.nr_streams; i++) { /* as the reader is given them (session_start) */
+        z->parts[1 + i].p = s->input.streams[i].data;
+        z->parts[1 + i].n = s->input.streams[i].size;
+    }
     z->big = (f->flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
     z->last_between = 1;
     /* the most room the reader gives a chunk: twice its buffer for one
@@ -495,8 +541,24 @@ static void zahead_start(pd_session *s) {
               ? fc.mmap_len : 512u * 1024u;
     if (cap > ((uint64_t)64 << 20)) cap = (uint64_t)64 << 20;
     z->cap = ((size_t)cap + 65535u) * 2 + ((size_t)16 << 20);
-    if (!zahead_next(z, &pos, &first) || !(z->mem_n = zahead_need(first.p, first.n)) ||
-        (z->in_turn = zahead_in_turn(z, first)) < 0) {
+    /* each part's decoder as the reader sets it up at the part's first
+       chunk: memory for that chunk's window, grown, never shrunk; where a
+       part's first chunk is not one the reader would decode, it says so
+       itself */
+    for (part = 0; part < nparts; part++) {
+        size_t at = part, need;
+        pos = 0;
+        z->part_mem[part] = part ? z->part_mem[part - 1] : 0;
+        if (!zahead_next(z, &at, &pos, &first)) break; /* no chunk from here on */
+        if (at != part) continue;                       /* none in this part */
+        if (!(need = zahead_need(first.p, first.n))) { zahead_free(z); return; }
+        if (need > z->part_mem[part]) z->part_mem[part] = need;
+        if (need > z->mem_n) z->mem_n = need;
+    }
+    for (; part < nparts; part++) z->part_mem[part] = part ? z->part_mem[part - 1] : 0;
+    part = pos = 0;
+    if (!z->mem_n || !zahead_next(z, &part, &pos, &first) ||
+        (z->in_turn = nparts > 1 ? 1 : zahead_in_turn(z, first)) < 0) {
         zahead_free(z);
         return;
     }
@@ -984,6 +1046,10 @@ static int walk(pd_session *s, pd_record_fn fn, void *ctx) {
         }
         if (st != PERFDATA_OK && err.final) {
             if (err.code == PERFDATA_ERR_LIMIT && err.detail == PERFDATA_POOL_EVENTS) { s->read_partial = 1; return PD_EXIT_PARTIAL; }
+            if (!rec.stream && s->input.is_dir) { /* (in time order, the reader names no record): where it is */
+                perfdata_reader_position(&s->reader, &stream);
+                rec.stream = stream;
+            }
             return stopped(s, rec.stream ? stream_name(s, &rec) : (s->input.is_dir ? s->input.main.path : s->path), &err);
         }
         if (st != PERFDATA_OK) {
