@@ -697,7 +697,8 @@ typedef struct pd_slot {
     const void *p;                   /* the record's bytes, or its pd_item */
     uint32_t extra;
     uint16_t stream;
-    uint8_t item;                    /* 1: p is a pd_item */
+    uint8_t item;                    /* 1: p is a pd_item; 2: p is a copy of the record's bytes in the
+                                        batch, its offsets in the 16 bytes before it (copy_rebuilds) */
     uint8_t decompressed;
 } pd_slot;
 
@@ -783,11 +784,11 @@ static const pd_map *input_of(const pd_session *s, const unsigned char *q, size_
 }
 
 /* A record of the input from its address, stream and extra bytes. */
-static void slot_record(const pd_session *s, const unsigned char *q, unsigned stream, size_t extra, perfdata_record *rec) {
+/* The record of bytes q, its bytes at offset at */
+static void record_at(const pd_session *s, const unsigned char *q, unsigned stream, size_t extra, uint64_t at,
+                      perfdata_record *rec) {
     int big = (s->file->flags & PERFDATA_FILE_BIG_ENDIAN) != 0;
-    const unsigned char *base = stream ? s->input.streams[stream - 1].data : s->input.main.data;
     size_t size = big ? (size_t)q[6] << 8 | q[7] : (size_t)q[7] << 8 | q[6];
-    uint64_t at = (uint64_t)(q - base);
     rec->type = big ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3]
                     : (uint32_t)q[3] << 24 | (uint32_t)q[2] << 16 | (uint32_t)q[1] << 8 | q[0];
     rec->misc = (uint16_t)(big ? q[4] << 8 | q[5] : q[5] << 8 | q[4]);
@@ -798,6 +799,11 @@ static void slot_record(const pd_session *s, const unsigned char *q, unsigned st
     rec->bytes.p = q; rec->bytes.n = size; rec->bytes.offset = at;
     rec->body.p = q + 8; rec->body.n = size - 8; rec->body.offset = at + 8;
     rec->extra.p = q + size; rec->extra.n = extra; rec->extra.offset = at + size;
+}
+
+static void slot_record(const pd_session *s, const unsigned char *q, unsigned stream, size_t extra, perfdata_record *rec) {
+    const unsigned char *base = stream ? s->input.streams[stream - 1].data : s->input.main.data;
+    record_at(s, q, stream, extra, (uint64_t)(q - base), rec);
 }
 
 /* Whether slot_record rebuilds rec from its address, stream and extra
@@ -814,6 +820,30 @@ static int slot_rebuilds(const pd_session *s, const perfdata_record *rec) {
            rec->size == size && rec->offset == at && rec->bytes.offset == at && rec->body.p == q + 8 &&
            rec->body.n == size - 8 && rec->body.offset == at + 8 && rec->extra.p == q + size &&
            rec->extra.offset == at + size;
+}
+
+/* Whether a record the reader holds (a decompressed one) is rebuilt from
+   a copy of its bytes, its stream and extra bytes, and its offset and
+   its bytes' offset: its views and offsets laid out as perfdata.h lays
+   out a record's, its header fields those of its bytes, its name its
+   stream's. */
+static int copy_rebuilds(const pd_session *s, const perfdata_record *rec, const char *name) {
+    size_t size = rec->bytes.n;
+    uint64_t at = rec->bytes.offset;
+    return rec->big_endian == ((s->file->flags & PERFDATA_FILE_BIG_ENDIAN) != 0) && size >= 8 && size <= 0xffff &&
+           rec->size == size && rec->body.p == rec->bytes.p + 8 && rec->body.n == size - 8 &&
+           rec->body.offset == at + 8 && rec->extra.n <= 0xffffffffu && (!rec->extra.n || rec->extra.p == rec->bytes.p + size) &&
+           rec->extra.offset == at + size && rec->stream <= 0xffff && name == stream_name(s, rec);
+}
+
+/* The record a slot of kind 2 holds (copy_rebuilds) */
+static void copy_record(const pd_session *s, const pd_slot *slot, perfdata_record *rec) {
+    const unsigned char *q = (const unsigned char *)slot->p;
+    uint64_t offset, at;
+    memcpy(&offset, q - 16, 8);
+    memcpy(&at, q - 8, 8);
+    record_at(s, q, slot->stream, slot->extra, at, rec);
+    rec->offset = offset;
 }
 
 /* What the session learns from a record as the command gets it: a pipe
@@ -857,6 +887,31 @@ static void pipe_put(pd_pipe *p, const perfdata_record *rec, const char *name) {
         }
     }
     in_reader = !(m && (!rec->extra.n || input_of(s, rec->extra.p, rec->extra.n)));
+    if (in_reader && need >= rec->bytes.n && need <= PD_BATCH_BYTES - 16 && copy_rebuilds(s, rec, name)) {
+        /* copied with its offsets before it: 16 bytes for the command to read, not a whole item */
+        room = (16 + need + 7) & ~(size_t)7;
+        if (b->used + room > PD_BATCH_BYTES) {
+            pipe_send(p);
+            b = pipe_batch(p);
+        }
+        if (!b->bytes) b->bytes = (unsigned char *)malloc(PD_BATCH_BYTES);
+        if (b->bytes) {
+            unsigned char *to = b->bytes + b->used;
+            memcpy(to, &rec->offset, 8);
+            memcpy(to + 8, &rec->bytes.offset, 8);
+            memcpy(to + 16, rec->bytes.p, rec->bytes.n);
+            if (rec->extra.n) memcpy(to + 16 + rec->bytes.n, rec->extra.p, rec->extra.n);
+            b->used += room;
+            slot = &b->slots[b->n++];
+            slot->p = to + 16;
+            slot->extra = (uint32_t)rec->extra.n;
+            slot->stream = (uint16_t)rec->stream;
+            slot->item = 2;
+            slot->decompressed = (uint8_t)decompressed;
+            if (b->n == PD_BATCH_SLOTS) pipe_send(p);
+            return;
+        }
+    }
     if (b->nitems == PD_BATCH_FULL || (in_reader && need >= rec->bytes.n && need <= PD_BATCH_BYTES &&
                                        b->used + ((need + 7) & ~(size_t)7) > PD_BATCH_BYTES)) {
         pipe_send(p);
@@ -977,14 +1032,14 @@ static int walk_piped(pd_session *s, pd_record_fn fn, void *ctx) {
         for (i = 0; i < b->n; i++) {
             const pd_slot *slot = &b->slots[i];
 #if defined(__GNUC__) || defined(__clang__)
-            if (i + PD_AHEAD < b->n && !b->slots[i + PD_AHEAD].item) { /* the reader's core read it last */
+            if (i + PD_AHEAD < b->n && b->slots[i + PD_AHEAD].item != 1) { /* the reader's core read it last */
                 const char *q = (const char *)b->slots[i + PD_AHEAD].p;
                 __builtin_prefetch(q);
                 __builtin_prefetch(q + 64);
                 __builtin_prefetch(q + 128);
                 __builtin_prefetch(q + 192);
             }
-            if (i + PD_AHEAD / 2 < b->n && !b->slots[i + PD_AHEAD / 2].item) {
+            if (i + PD_AHEAD / 2 < b->n && b->slots[i + PD_AHEAD / 2].item != 1) {
                 /* a long record (a user stack dump): the lines after those,
                    up to PD_PREFETCH_MAX (its size read from the header,
                    prefetched above; in the file's byte order, so on a
@@ -995,14 +1050,15 @@ static int walk_piped(pd_session *s, pd_record_fn fn, void *ctx) {
                 for (k = 256; k < n; k += 64) __builtin_prefetch(q + k);
             }
 #endif
-            if (slot->item) {
+            if (slot->item == 1) {
                 const pd_item *it = (const pd_item *)slot->p;
                 p->decompressed = it->decompressed;
                 session_saw(s, &it->rec);
                 fn(ctx, &it->rec, it->name);
             } else {
                 perfdata_record rec;
-                slot_record(s, (const unsigned char *)slot->p, slot->stream, slot->extra, &rec);
+                if (slot->item == 2) copy_record(s, slot, &rec);
+                else slot_record(s, (const unsigned char *)slot->p, slot->stream, slot->extra, &rec);
                 p->decompressed = slot->decompressed;
                 session_saw(s, &rec);
                 fn(ctx, &rec, stream_name(s, &rec));
