@@ -245,6 +245,76 @@ TEST(reader_takes_over_before_a_part) {
     teardown(z);
 }
 
+/* An AUXTRACE record's payload before the first chunk: the walk steps
+   over it as the reader does, so the part's decoder is sized for the
+   chunk the reader meets first (a payload read as records would end the
+   part's walk, leave it no size, and the reader's decoder unsized) */
+TEST(payload_before_the_first_chunk) {
+    static unsigned char p0[16 + 8 + 8 + 6 + 3 + PAYLOAD], p1[8 + 6 + 3 + PAYLOAD];
+    static unsigned char out[1 << 16];
+    struct pd_zahead *z;
+    size_t size = 0, pos, k;
+    perfdata_view a, b;
+    static data d;
+    unsigned char *q;
+    make(&d, 0);
+    z = setup(&d);
+    /* part 0: AUXTRACE (16 bytes, an 8-byte payload of zeros), then a chunk
+       of a 1 MiB window; part 1: a chunk of a 128 KiB window */
+    put_le(p0, PERFDATA_RECORD_AUXTRACE, 4);
+    put_le(p0 + 4, 0, 2);
+    put_le(p0 + 6, 16, 2);
+    put_le(p0 + 8, 8, 8);
+    memset(p0 + 16, 0, 8);
+    q = p0 + 24;
+    put_le(q, PERFDATA_RECORD_COMPRESSED, 4);
+    put_le(q + 4, 0, 2);
+    put_le(q + 6, 8 + 6 + 3 + PAYLOAD, 2);
+    put_le(q + 8, 0xFD2FB528u, 4);
+    q[12] = 0x00;
+    q[13] = (20 - 10) << 3;
+    put_le(q + 14, (uint64_t)PAYLOAD << 3 | 1u, 3);
+    for (k = 0; k < PAYLOAD; k++) q[17 + k] = payload(0, (unsigned)k);
+    a.p = q + 8;
+    a.n = 6 + 3 + PAYLOAD;
+    put_le(p1, PERFDATA_RECORD_COMPRESSED, 4);
+    put_le(p1 + 4, 0, 2);
+    put_le(p1 + 6, sizeof p1, 2);
+    put_le(p1 + 8, 0xFD2FB528u, 4);
+    p1[12] = 0x00;
+    p1[13] = (17 - 10) << 3;
+    put_le(p1 + 14, (uint64_t)PAYLOAD << 3 | 1u, 3);
+    for (k = 0; k < PAYLOAD; k++) p1[17 + k] = payload(1, (unsigned)k);
+    b.p = p1 + 8;
+    b.n = 6 + 3 + PAYLOAD;
+    z->parts = (perfdata_view *)realloc(z->parts, 2 * sizeof *z->parts);
+    z->part_mem = (size_t *)realloc(z->part_mem, 2 * sizeof *z->part_mem);
+    if (!z->parts || !z->part_mem) abort();
+    z->nparts = 2;
+    z->parts[0].p = p0;
+    z->parts[0].n = sizeof p0;
+    z->parts[1].p = p1;
+    z->parts[1].n = sizeof p1;
+    z->in_turn = 1;
+    CHECK(zahead_sizes(z));
+    CHECK_EQ_U64(z->part_mem[0], zahead_need(a.p, a.n));
+    CHECK_EQ_U64(z->part_mem[1], zahead_need(a.p, a.n)); /* grown, never shrunk */
+    CHECK(zahead_need(b.p, b.n) < z->part_mem[0]);
+    pos = 0;
+    CHECK(zahead_in_part(z, 0, &pos, &a) && a.p == p0 + 32);
+    /* the helper offers part 1's chunk first: the reader takes over at part 0's */
+    z->slot[1].seq = 1;
+    z->slot[1].in = b.p;
+    z->slot[1].in_size = b.n;
+    z->slot[1].ready = 1;
+    z->taken = 1;
+    CHECK_EQ_U64(zahead_chunk(z, a.p, a.n, out, sizeof out, &size), PERFDATA_OK);
+    CHECK(is_payload(out, size, 0));
+    CHECK_EQ_U64(zahead_chunk(z, b.p, b.n, out, sizeof out, &size), PERFDATA_OK);
+    CHECK(is_payload(out, size, 1));
+    teardown(z);
+}
+
 int main(int argc, char **argv) {
     test_filter(argc, argv);
     RUN_TEST(in_turn_guess);
@@ -252,5 +322,6 @@ int main(int argc, char **argv) {
     RUN_TEST(reader_takes_over_frames);
     RUN_TEST(reader_takes_over_in_a_part);
     RUN_TEST(reader_takes_over_before_a_part);
+    RUN_TEST(payload_before_the_first_chunk);
     return test_report();
 }

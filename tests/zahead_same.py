@@ -16,6 +16,8 @@ on crafted -z files of either byte order:
   rle        two chunks of runs, 4 MiB each from a few hundred bytes, the
              second cut inside a record
   cut        the last chunk ends inside a record
+  aux        split, after an AUXTRACE record whose payload, read as
+             records, would end the walk
   dir        a --threads directory: the data section and data.0, data.1,
              each its own frame cut into pieces (one helper decodes them in
              turn, a decoder set up afresh for each)
@@ -59,6 +61,9 @@ def blocks(data, last=True):
     return out
 
 
+AUXTRACE = 71
+
+
 def build(kind, big):
     a, recs = records(big, 3000, 0 if kind != 'split' else 1)
     p = perfgen.Perf([perfgen.Attr(sample_type=a.sample_type, ids=[1])], big_endian=big)
@@ -100,6 +105,9 @@ def build(kind, big):
             p.compressed(c)
     else:  # one frame, cut anywhere
         stream = perfgen.zstd_frame_header() + blocks(recs)
+        if kind == 'aux':  # an AUXTRACE record and its payload (zeros) first
+            p.raw(AUXTRACE, struct.pack(e + 'QQQIIII', 64, 0, 0, 0, 0, 0, 0))
+            p.records.append(b'\0' * 64)
         if kind == 'bad-block':  # a reserved block type two thirds in
             at = len(stream) * 2 // 3
             stream = stream[:at] + b'\x06\x00\x00' + stream[at:]
@@ -145,7 +153,7 @@ def main():
     tool, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
     commands = [['dump'], ['dump', '--ordered'], ['report'], ['script'], ['collapse']]
-    for kind in ('frames', 'split', 'bad-frame', 'bad-block', 'oversize', 'rle', 'cut', 'dir', 'dir-bad'):
+    for kind in ('frames', 'split', 'aux', 'bad-frame', 'bad-block', 'oversize', 'rle', 'cut', 'dir', 'dir-bad'):
         for big in (False, True):
             path = os.path.join(work, 'zahead-%s-%s.data' % (kind, 'be' if big else 'le'))
             if kind.startswith('dir'):
@@ -165,7 +173,7 @@ def main():
                         one[0], two[0], 'same' if one[1] == two[1] else 'differs', one[2][:300], two[2][:300])
                 elif not one[1]:
                     why = 'no output'
-                elif kind in ('frames', 'split', 'dir') and (one[0] != 0 or one[2]):
+                elif kind in ('frames', 'split', 'aux', 'dir') and (one[0] != 0 or one[2]):
                     why = 'exit %d: %r' % (one[0], one[2][:300])
                 elif kind in ('bad-frame', 'bad-block', 'oversize', 'rle', 'cut', 'dir-bad') and (one[0] != 3 or not one[2]):
                     why = 'a damaged file read without saying so: exit %d' % one[0]

@@ -257,6 +257,7 @@ struct pd_zahead {
     /* the reader's side */
     int own;                         /* it decodes the chunks itself from now on */
     unsigned char *own_mem;
+    size_t own_cap;                  /* bytes at own_mem */
     size_t own_part;                 /* the part its decoder was set up for */
     const unsigned char *last_in;    /* the chunk before, and where the stream was after it */
     size_t last_n;
@@ -280,36 +281,56 @@ static size_t zahead_need(const unsigned char *in, size_t n) {
     return need < win || need > PD_ZSTD_LIMIT ? 0 : need;
 }
 
-/* The next chunk record's payload from *pos in part *part, as
-   perfdata_decode_compressed reads it, going on to the next parts; 0 at
-   the end (a record that ends a part's walk ends it too) */
-static int zahead_next(const struct pd_zahead *z, size_t *part, size_t *pos, perfdata_view *payload) {
-    for (; *part < z->nparts; ++*part, *pos = 0) {
-        const unsigned char *data = z->parts[*part].p;
-        size_t data_n = z->parts[*part].n;
-        while (data_n - *pos >= 8) {
-            const unsigned char *q = data + *pos;
-            uint32_t type = z->big ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3]
-                                   : (uint32_t)q[3] << 24 | (uint32_t)q[2] << 16 | (uint32_t)q[1] << 8 | q[0];
-            size_t size = z->big ? (size_t)q[6] << 8 | q[7] : (size_t)q[7] << 8 | q[6];
-            if (size < 8 || size > data_n - *pos) break;
-            *pos += size;
-            if (type == PERFDATA_RECORD_COMPRESSED || type == PERFDATA_RECORD_COMPRESSED2) {
-                perfdata_record rec;
-                perfdata_compressed cz;
-                memset(&rec, 0, sizeof rec);
-                rec.type = type;
-                rec.size = (uint16_t)size;
-                rec.big_endian = z->big;
-                rec.body.p = q + 8;
-                rec.body.n = size - 8;
-                if (perfdata_decode_compressed(NULL, &rec, &cz, NULL) == PERFDATA_OK) {
-                    *payload = cz.data;
-                    return 1;
-                }
+/* The next chunk record's payload from *pos in part `part`, as
+   perfdata_decode_compressed reads it; 0 at the part's end (or at a
+   record that ends the reader's walk there) */
+static int zahead_in_part(const struct pd_zahead *z, size_t part, size_t *pos, perfdata_view *payload) {
+    const unsigned char *data = z->parts[part].p;
+    size_t data_n = z->parts[part].n;
+    while (data_n - *pos >= 8) {
+        const unsigned char *q = data + *pos;
+        uint32_t type = z->big ? (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3]
+                               : (uint32_t)q[3] << 24 | (uint32_t)q[2] << 16 | (uint32_t)q[1] << 8 | q[0];
+        size_t size = z->big ? (size_t)q[6] << 8 | q[7] : (size_t)q[7] << 8 | q[6];
+        uint64_t extra = 0;
+        unsigned k;
+        if (size < 8 || size > data_n - *pos) return 0;
+        /* the payload after TRACING_DATA and AUXTRACE, which the reader
+           steps over too (perfdata__extra_size); where it cannot, it stops */
+        if (type == PERFDATA_RECORD_HEADER_TRACING_DATA) {
+            uint32_t n = 0;
+            if (size < 12) return 0;
+            for (k = 0; k < 4; k++) n |= (uint32_t)q[8 + (z->big ? 3 - k : k)] << (8 * k);
+            if (size - 12 < n) extra = n;
+        } else if (type == PERFDATA_RECORD_AUXTRACE) {
+            if (size < 16) return 0;
+            for (k = 0; k < 8; k++) extra |= (uint64_t)q[8 + (z->big ? 7 - k : k)] << (8 * k);
+        }
+        if (extra > data_n - *pos - size) return 0;
+        *pos += size + (size_t)extra;
+        if (type == PERFDATA_RECORD_COMPRESSED || type == PERFDATA_RECORD_COMPRESSED2) {
+            perfdata_record rec;
+            perfdata_compressed cz;
+            memset(&rec, 0, sizeof rec);
+            rec.type = type;
+            rec.size = (uint16_t)size;
+            rec.big_endian = z->big;
+            rec.body.p = q + 8;
+            rec.body.n = size - 8;
+            if (perfdata_decode_compressed(NULL, &rec, &cz, NULL) == PERFDATA_OK) {
+                *payload = cz.data;
+                return 1;
             }
         }
     }
+    return 0;
+}
+
+/* The next chunk record's payload from *pos in part *part, going on to
+   the next parts as the reader does; 0 at the end */
+static int zahead_next(const struct pd_zahead *z, size_t *part, size_t *pos, perfdata_view *payload) {
+    for (; *part < z->nparts; ++*part, *pos = 0)
+        if (zahead_in_part(z, *part, pos, payload)) return 1;
     return 0;
 }
 
@@ -357,7 +378,9 @@ static void *zahead_main(void *arg) {
         uint64_t seq;
         size_t part;
         pthread_mutex_lock(&z->mu);
-        if (z->stop || z->done || !zahead_next(z, &z->part, &z->pos, &in)) {
+        /* (a part where the walk saw no first chunk has no decoder size: the
+           reader decodes from there) */
+        if (z->stop || z->done || !zahead_next(z, &z->part, &z->pos, &in) || !z->part_mem[z->part]) {
             z->done = 1;
             pthread_cond_broadcast(&z->cv);
             pthread_mutex_unlock(&z->mu);
@@ -388,6 +411,25 @@ static void *zahead_main(void *arg) {
     }
 }
 
+/* The reader's own decoder set up afresh for part, whose chunk in is
+   next: the memory the reader's decoder has there (in's own need where
+   the walks disagree on the part's first chunk); MALFORMED where in is no
+   frame the reader would decode */
+static perfdata_status zahead_own_reset(struct pd_zahead *z, size_t part, const unsigned char *in, size_t in_size) {
+    size_t m = part < z->nparts ? z->part_mem[part] : 0;
+    if (!m) m = zahead_need(in, in_size);
+    if (!m) return PERFDATA_ERR_MALFORMED;
+    if (m > z->own_cap) {
+        free(z->own_mem);
+        z->own_cap = 0;
+        if (!(z->own_mem = (unsigned char *)malloc(m))) return PERFDATA_ERR_MALFORMED;
+        z->own_cap = m;
+    }
+    zahead_dctx(z->own_mem, m);
+    z->own_part = part;
+    return PERFDATA_OK;
+}
+
 /* From this chunk on, the reader decodes: where the stream was after the
    chunk before (between frames, or inside the one it began) */
 static perfdata_status zahead_own(struct pd_zahead *z, const unsigned char *in, size_t in_size, unsigned char *out,
@@ -398,9 +440,7 @@ static perfdata_status zahead_own(struct pd_zahead *z, const unsigned char *in, 
         pthread_cond_broadcast(&z->cv);
         pthread_mutex_unlock(&z->mu);
         z->own = 1;
-        if (!(z->own_mem = (unsigned char *)malloc(z->mem_n))) return PERFDATA_ERR_MALFORMED;
-        z->own_part = zahead_part_of(z, in);
-        zahead_dctx(z->own_mem, z->part_mem[z->own_part < z->nparts ? z->own_part : 0]);
+        if (zahead_own_reset(z, zahead_part_of(z, in), in, in_size) != PERFDATA_OK) return PERFDATA_ERR_MALFORMED;
         if (z->in_turn && z->consumed) { /* every chunk the reader took in this part, decoded again in turn */
             unsigned char *scratch = (unsigned char *)malloc(z->cap);
             size_t part = 0, pos = 0, size;
@@ -430,10 +470,8 @@ static perfdata_status zahead_own(struct pd_zahead *z, const unsigned char *in, 
     if (!z->own_mem) return PERFDATA_ERR_MALFORMED;
     if (z->in_turn) { /* the reader sets its decoder up afresh for each part */
         size_t part = zahead_part_of(z, in);
-        if (part != z->own_part && part < z->nparts) {
-            zahead_dctx(z->own_mem, z->part_mem[part]);
-            z->own_part = part;
-        }
+        if (part != z->own_part && part < z->nparts && zahead_own_reset(z, part, in, in_size) != PERFDATA_OK)
+            return PERFDATA_ERR_MALFORMED;
     }
     return perfdata_zstd_chunk(z->own_mem, in, in_size, out, out_cap, out_size);
 }
@@ -470,6 +508,26 @@ static perfdata_status zahead_chunk(void *user, const unsigned char *in, size_t 
     pthread_cond_broadcast(&z->cv);
     pthread_mutex_unlock(&z->mu);
     return st;
+}
+
+/* Each part's decoder as the reader sets it up at the part's first chunk
+(part_mem): memory for that chunk's window, grown, never shrunk; and the
+largest (mem_n). 0 where a part's first chunk is not one the reader
+would decode: it says so itself. */
+static int zahead_sizes(struct pd_zahead *z) {
+    size_t part, pos;
+    perfdata_view first;
+    z->mem_n = 0;
+    for (part = 0; part < z->nparts; part++) {
+        size_t need;
+        pos = 0;
+        z->part_mem[part] = part ? z->part_mem[part - 1] : 0;
+        if (!zahead_in_part(z, part, &pos, &first)) continue; /* no chunk in this part */
+        if (!(need = zahead_need(first.p, first.n))) return 0;
+        if (need > z->part_mem[part]) z->part_mem[part] = need;
+        if (need > z->mem_n) z->mem_n = need;
+    }
+    return z->mem_n != 0;
 }
 
 /* Whether the first chunk leaves its frame open (0: it ends it; -1: it
@@ -541,21 +599,10 @@ static void zahead_start(pd_session *s) {
               ? fc.mmap_len : 512u * 1024u;
     if (cap > ((uint64_t)64 << 20)) cap = (uint64_t)64 << 20;
     z->cap = ((size_t)cap + 65535u) * 2 + ((size_t)16 << 20);
-    /* each part's decoder as the reader sets it up at the part's first
-       chunk: memory for that chunk's window, grown, never shrunk; where a
-       part's first chunk is not one the reader would decode, it says so
-       itself */
-    for (part = 0; part < nparts; part++) {
-        size_t at = part, need;
-        pos = 0;
-        z->part_mem[part] = part ? z->part_mem[part - 1] : 0;
-        if (!zahead_next(z, &at, &pos, &first)) break; /* no chunk from here on */
-        if (at != part) continue;                       /* none in this part */
-        if (!(need = zahead_need(first.p, first.n))) { zahead_free(z); return; }
-        if (need > z->part_mem[part]) z->part_mem[part] = need;
-        if (need > z->mem_n) z->mem_n = need;
+    if (!zahead_sizes(z)) {
+        zahead_free(z);
+        return;
     }
-    for (; part < nparts; part++) z->part_mem[part] = part ? z->part_mem[part - 1] : 0;
     part = pos = 0;
     if (!z->mem_n || !zahead_next(z, &part, &pos, &first) ||
         (z->in_turn = nparts > 1 ? 1 : zahead_in_turn(z, first)) < 0) {
