@@ -53,7 +53,7 @@ FLAMEGRAPH_DIR = os.environ.get('FLAMEGRAPH_DIR') or os.path.join(ROOT, '..', 's
 # instead, which times it and reports its ru_maxrss from a child of its own.
 SPAWN_C = r'''
 /* bench-spawn OUT CMD ARGS...: run CMD (stdin, stdout, stderr inherited),
-   write "STATUS MAXRSS_KB SECONDS" of it to OUT; exit as CMD did. */
+   write "STATUS MAXRSS_KB SECONDS CPU_SECONDS" of it to OUT; exit as CMD did. */
 #define _DEFAULT_SOURCE /* wait4 */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -77,8 +77,10 @@ int main(int argc, char **argv) {
     while (wait4(pid, &status, 0, &ru) < 0)
         if (errno != EINTR) return 125;
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (!(f = fopen(argv[1], "w")) || fprintf(f, "%d %ld %.9f\n", status, ru.ru_maxrss,
-        (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9) < 0 || fclose(f) != 0) return 125;
+    if (!(f = fopen(argv[1], "w")) || fprintf(f, "%d %ld %.9f %.6f\n", status, ru.ru_maxrss,
+        (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+        (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6) < 0 ||
+        fclose(f) != 0) return 125;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 '''
@@ -91,16 +93,21 @@ def build_spawn():
 
 
 def run_once(cmd):
-    """(seconds, peak RSS in KiB, wait status) of one run, output discarded."""
+    """(seconds, peak RSS in KiB, wait status, CPU seconds) of one run, output discarded."""
     out = SPAWN + '.out'
     subprocess.run([SPAWN, out] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    status, rss, seconds = open(out).read().split()
-    return float(seconds), int(rss), int(status)
+    status, rss, seconds, cpu = open(out).read().split()
+    return float(seconds), int(rss), int(status), float(cpu)
+
+
+def summary(results):
+    """(median time, largest peak RSS, the first wait status, median CPU time)"""
+    return (statistics.median(r[0] for r in results), max(r[1] for r in results), results[0][2],
+            statistics.median(r[3] for r in results))
 
 
 def measure(cmd, runs):
-    results = [run_once(cmd) for _ in range(runs)]
-    return statistics.median(r[0] for r in results), max(r[1] for r in results), results[0][2]
+    return summary([run_once(cmd) for _ in range(runs)])
 
 
 def measure_pair(cmd, other, runs):
@@ -110,7 +117,7 @@ def measure_pair(cmd, other, runs):
     for _ in range(runs):
         a.append(run_once(cmd))
         b.append(run_once(other))
-    return tuple((statistics.median(r[0] for r in x), max(r[1] for r in x), x[0][2]) for x in (a, b))
+    return summary(a), summary(b)
 
 
 def measure_with_peer(cmd, peer, runs, peer_runs):
@@ -124,7 +131,7 @@ def measure_with_peer(cmd, peer, runs, peer_runs):
             a.append(run_once(cmd))
         if i < peer_runs:
             b.append(run_once(peer))
-    return tuple((statistics.median(r[0] for r in x), max(r[1] for r in x), x[0][2]) for x in (a, b))
+    return summary(a), summary(b)
 
 
 # The loads recorded: gzip on every core (shallow stacks, few of them), or
@@ -261,8 +268,8 @@ def zstd_rows(a):
     for level in ('1', '3'):
         z = os.path.join(DATA, 'zstd-input.%s.zst' % level)
         subprocess.run(['zstd', '-q', '-f', '-' + level, raw, '-o', z], check=True)
-        ours, _, _ = measure([unzstd, z], a.runs)
-        theirs, _, _ = measure(['zstd', '-q', '-d', '-c', z], a.runs)
+        ours = measure([unzstd, z], a.runs)[0]
+        theirs = measure(['zstd', '-q', '-d', '-c', z], a.runs)[0]
         rows.append((level, os.path.getsize(raw), ours, theirs))
         print('zstd level', level, ours, theirs, flush=True)
     return rows
@@ -383,33 +390,33 @@ def main():
         for label, ours, theirs in pairs:
             peer = None
             if a.before and ours[0] == PERFDATA:
-                (t, rss, _), (bt, brss, _) = measure_pair(ours, [a.before] + ours[1:], a.runs)
+                (t, rss, _, cpu), (bt, brss, _, _) = measure_pair(ours, [a.before] + ours[1:], a.runs)
             elif theirs and have_perf:
-                ((t, rss, _), peer), bt = measure_with_peer(ours, theirs, a.runs, max(1, min(a.runs, a.perf_runs))), None
+                ((t, rss, _, cpu), peer), bt = measure_with_peer(ours, theirs, a.runs, max(1, min(a.runs, a.perf_runs))), None
             else:
-                (t, rss, _), bt = measure(ours, a.runs), None
+                (t, rss, _, cpu), bt = measure(ours, a.runs), None
             if floor is None:
                 floor = t
-            row = {'input': name, 'size': size, 'records': nrec, 'what': label, 'time': t, 'rss': rss,
+            row = {'input': name, 'size': size, 'records': nrec, 'what': label, 'time': t, 'rss': rss, 'cpu': cpu,
                    'vs_floor': t / floor if floor else 0, 'samples_ok': decoded == nsamples,
                    'before_samples_ok': before_decoded == nsamples, 'zstd_floor': with_zstd}
             if bt is not None:
                 row.update(before=bt, before_rss=brss, time_ratio=t / bt if bt else 0,
                            rss_ratio_before=rss / brss if brss else 0)
             if theirs and have_perf:
-                pt, prss, _ = peer if peer else measure(theirs, max(1, min(a.runs, a.perf_runs)))
+                pt, prss, _, _ = peer if peer else measure(theirs, max(1, min(a.runs, a.perf_runs)))
                 row.update(perf=pt, perf_rss=prss, speedup=pt / t if t else 0, rss_ratio=prss / rss if rss else 0)
             rows.append(row)
             print(row, flush=True)
         by = {r['what']: r for r in rows if r['input'] == name}
         if lpd:
-            t, rss, _ = measure([lpd, path], a.runs)
+            t, rss, _, _ = measure([lpd, path], a.runs)
             peers.append((name, 'linux-perf-data 0.6 (Rust): every record parsed', t, rss, peer_samples([lpd, path]),
                           nsamples, 'perfdata stat', by['perfdata stat']['time']))
             print(peers[-1], flush=True)
         if perfparser:
             pp = [perfparser, '--input', path, '--output', '/dev/null']
-            t, rss, _ = measure(pp, max(1, min(a.runs, a.perf_runs)))
+            t, rss, _, _ = measure(pp, max(1, min(a.runs, a.perf_runs)))
             # it says nothing of what it read; a -z file it cannot read ("unhandled event type 81") takes no time
             peers.append((name, 'hotspot-perfparser 1.3: parsed, unwound, symbolized', t, rss, None, nsamples,
                           'perfdata collapse', by['perfdata collapse']['time']))
@@ -420,6 +427,75 @@ def main():
             parities.append((name, parity(path)))
             print(parities[-1], flush=True)
     write_results(rows, zstd_rows(a) if not a.only else [], a, parities, peers, accounts)
+
+
+# Speed round 2's targets: (command, what is compared, the bound, at least (1) or at most (-1))
+TARGETS = [('perfdata report', 'speedup', 50, 1, 'report >= 50x `perf report --stdio`'),
+           ('perfdata report', 'rss_ratio', 20, 1, '... at <= 1/20 its RSS'),
+           ('perfdata collapse', 'speedup', 20, 1, 'collapse >= 20x `perf script`'),
+           ('perfdata dump', 'speedup', 50, 1, 'dump >= 50x `perf report -D`'),
+           ('perfdata stat', 'vs_floor', 2, -1, 'stat <= 2x the floor')]
+MEMORY_INPUT, MEMORY_MIB = 'dwarf.data', 64   # report and collapse on the dwarf input at most 64 MiB
+
+
+def target_lines(rows, zrows):
+    """The targets on every input, met or not, and for each one not met
+    what its own measurements say bounds it (docs/performance.md has each
+    one's profile)."""
+    inputs = list(dict.fromkeys(r['input'] for r in rows))
+    row = {(r['input'], r['what']): r for r in rows}
+    cores = os.cpu_count() or 1
+    lines = ['', '## Against the targets', '',
+             'Met in bold. A target not met is followed by what this run measured of it below.', '',
+             '| target | ' + ' | '.join(inputs) + ' |', '|---|' + '---|' * len(inputs)]
+    unmet = []
+    for what, key, bound, sense, text in TARGETS:
+        cells = []
+        for i in inputs:
+            r = row.get((i, what))
+            if not r or key not in r:
+                cells.append('')
+                continue
+            v = r[key]
+            met = v >= bound if sense > 0 else v <= bound
+            shown = (f'1/{v:.0f}' if key == 'rss_ratio' else f'{v:.1f}x')
+            cells.append(f'**{shown}**' if met else shown)
+            if not met:
+                unmet.append((i, what, key, bound, text, r))
+        lines.append(f'| {text} | ' + ' | '.join(cells) + ' |')
+    mem = [row.get((MEMORY_INPUT, w)) for w in ('perfdata report', 'perfdata collapse')]
+    if all(mem):
+        ok = all(m['rss'] // 1024 <= MEMORY_MIB for m in mem)
+        shown = ', '.join(f"{m['rss'] // 1024}" for m in mem) + ' MiB'
+        lines.append(f'| report, collapse <= {MEMORY_MIB} MiB on {MEMORY_INPUT} | ' +
+                     ' | '.join((f'**{shown}**' if ok else shown) if i == MEMORY_INPUT else '' for i in inputs) + ' |')
+    if not unmet:
+        return lines
+    zratio = min((theirs / ours for _, _, ours, theirs in zrows), default=None)
+    lines += ['', "What bounds the ones not met, as this run measured them (the CPU time is the command's, "
+              f'every thread, user and system; {cores} cores):', '']
+    for i, what, key, bound, text, r in unmet:
+        if key == 'rss_ratio':
+            lines.append(f"- {i}, {what}'s peak RSS: {r['rss'] // 1024} MiB against perf's {r['perf_rss'] // 1024} MiB; "
+                         f"the target is {r['perf_rss'] / 1024 / bound:.0f} MiB.")
+            continue
+        need = r['perf'] / bound if key == 'speedup' else bound * r['time'] / r['vs_floor']
+        cpu, wall = r['cpu'], r['time']
+        line = f"- {i}, {what}: {wall:.3f} s, the target {need:.3f} s; {cpu:.3f} s of CPU"
+        if cpu / cores > need:
+            line += (f", so even with every core busy it takes {cpu / cores:.3f} s: its CPU time is what bounds it, "
+                     f"and the target needs {100 * (1 - need * cores / cpu):.0f}% of it gone")
+        elif cpu / wall < 1.2:
+            line += ": it runs in one thread, reading and doing its work per record in turn"
+        else:
+            line += (f" ({cpu / wall:.1f} cores busy on average), which {cores} cores could run in {cpu / cores:.3f} s: "
+                     "one thread's share bounds it (the command's own work per record, or the reader's)")
+        if key == 'vs_floor' and i.startswith('zstd') and zratio:
+            line += (f"; the floor decompresses with libzstd, and the header's decoder runs at {zratio:.2f} of its "
+                     "speed (the zstd decoder table)")
+        lines.append(line + '.')
+    lines += ['', 'docs/performance.md has the profile of each: where that CPU time goes.']
+    return lines
 
 
 def write_results(rows, zrows, a, parities=(), peers=(), accounts=()):
@@ -452,6 +528,8 @@ def write_results(rows, zrows, a, parities=(), peers=(), accounts=()):
             line += (f" {r['before']:.3f} s | {r['before_rss'] // 1024} MiB | {r['time_ratio']:.2f} | "
                      f"{r['rss_ratio_before']:.2f} |" if 'before' in r else '  |  |  |  |')
         lines.append(line)
+    if any('perf' in r for r in rows):
+        lines += target_lines(rows, zrows)
     bad = sorted({r['input'] for r in rows if not r['samples_ok']})
     lines += ['', 'Sample counts: ' + ('`perfdata stat` decoded as many samples as the floor walk counted on every input'
                                         if not bad else 'MISMATCH on ' + ', '.join(bad)) +
