@@ -142,14 +142,16 @@ TEST(in_turn_guess) {
 }
 
 /* the reader meets another chunk than the helper's at the third: it
-   decodes the two before again with a decoder of its own, then goes on */
-TEST(reader_takes_over) {
+   decodes the two before again with a decoder of its own (one frame
+   through every chunk), or starts between frames (a frame per chunk),
+   then goes on */
+static void takes_over(int whole_frames) {
     static data d;
     static unsigned char out[1 << 16];
     struct pd_zahead *z;
     size_t size = 0;
     unsigned i;
-    make(&d, 0);
+    make(&d, whole_frames);
     z = setup(&d);
     for (i = 0; i < 2; i++) {
         offer(z, &d, i + 1, d.chunk[i].p);
@@ -166,28 +168,9 @@ TEST(reader_takes_over) {
     teardown(z);
 }
 
-/* chunks that are frames of their own: the reader takes over at the third
-   with a decoder between frames */
-TEST(reader_takes_over_frames) {
-    static data d;
-    static unsigned char out[1 << 16];
-    struct pd_zahead *z;
-    size_t size = 0;
-    unsigned i;
-    make(&d, 1);
-    z = setup(&d);
-    for (i = 0; i < 2; i++) {
-        offer(z, &d, i + 1, d.chunk[i].p);
-        CHECK_EQ_U64(zahead_chunk(z, d.chunk[i].p, d.chunk[i].n, out, sizeof out, &size), PERFDATA_OK);
-        CHECK(is_payload(out, size, i));
-    }
-    offer(z, &d, 3, d.chunk[3].p);
-    for (i = 2; i < CHUNKS; i++) {
-        CHECK_EQ_U64(zahead_chunk(z, d.chunk[i].p, d.chunk[i].n, out, sizeof out, &size), PERFDATA_OK);
-        CHECK(is_payload(out, size, i));
-    }
-    teardown(z);
-}
+TEST(reader_takes_over) { takes_over(0); }
+
+TEST(reader_takes_over_frames) { takes_over(1); }
 
 /* a --threads directory: two parts, each its own frame through its
    chunks, left open, read one after the other with a decoder set up
@@ -245,6 +228,24 @@ TEST(reader_takes_over_before_a_part) {
     teardown(z);
 }
 
+/* A compressed record at q: one frame of a 2^window_log window, the
+   payload of chunk i in a raw block; its payload view */
+static perfdata_view one_frame_chunk(unsigned char *q, unsigned window_log, unsigned i) {
+    perfdata_view v;
+    unsigned k;
+    put_le(q, PERFDATA_RECORD_COMPRESSED, 4);
+    put_le(q + 4, 0, 2);
+    put_le(q + 6, 8 + 6 + 3 + PAYLOAD, 2);
+    put_le(q + 8, 0xFD2FB528u, 4);
+    q[12] = 0x00;
+    q[13] = (unsigned char)((window_log - 10) << 3);
+    put_le(q + 14, (uint64_t)PAYLOAD << 3 | 1u, 3);
+    for (k = 0; k < PAYLOAD; k++) q[17 + k] = payload(i, k);
+    v.p = q + 8;
+    v.n = 6 + 3 + PAYLOAD;
+    return v;
+}
+
 /* An AUXTRACE record's payload before the first chunk: the walk steps
    over it as the reader does, so the part's decoder is sized for the
    chunk the reader meets first (a payload read as records would end the
@@ -253,10 +254,9 @@ TEST(payload_before_the_first_chunk) {
     static unsigned char p0[16 + 8 + 8 + 6 + 3 + PAYLOAD], p1[8 + 6 + 3 + PAYLOAD];
     static unsigned char out[1 << 16];
     struct pd_zahead *z;
-    size_t size = 0, pos, k;
+    size_t size = 0, pos;
     perfdata_view a, b;
     static data d;
-    unsigned char *q;
     make(&d, 0);
     z = setup(&d);
     /* part 0: AUXTRACE (16 bytes, an 8-byte payload of zeros), then a chunk
@@ -266,27 +266,8 @@ TEST(payload_before_the_first_chunk) {
     put_le(p0 + 6, 16, 2);
     put_le(p0 + 8, 8, 8);
     memset(p0 + 16, 0, 8);
-    q = p0 + 24;
-    put_le(q, PERFDATA_RECORD_COMPRESSED, 4);
-    put_le(q + 4, 0, 2);
-    put_le(q + 6, 8 + 6 + 3 + PAYLOAD, 2);
-    put_le(q + 8, 0xFD2FB528u, 4);
-    q[12] = 0x00;
-    q[13] = (20 - 10) << 3;
-    put_le(q + 14, (uint64_t)PAYLOAD << 3 | 1u, 3);
-    for (k = 0; k < PAYLOAD; k++) q[17 + k] = payload(0, (unsigned)k);
-    a.p = q + 8;
-    a.n = 6 + 3 + PAYLOAD;
-    put_le(p1, PERFDATA_RECORD_COMPRESSED, 4);
-    put_le(p1 + 4, 0, 2);
-    put_le(p1 + 6, sizeof p1, 2);
-    put_le(p1 + 8, 0xFD2FB528u, 4);
-    p1[12] = 0x00;
-    p1[13] = (17 - 10) << 3;
-    put_le(p1 + 14, (uint64_t)PAYLOAD << 3 | 1u, 3);
-    for (k = 0; k < PAYLOAD; k++) p1[17 + k] = payload(1, (unsigned)k);
-    b.p = p1 + 8;
-    b.n = 6 + 3 + PAYLOAD;
+    a = one_frame_chunk(p0 + 24, 20, 0);
+    b = one_frame_chunk(p1, 17, 1);
     z->parts = (perfdata_view *)realloc(z->parts, 2 * sizeof *z->parts);
     z->part_mem = (size_t *)realloc(z->part_mem, 2 * sizeof *z->part_mem);
     if (!z->parts || !z->part_mem) abort();
