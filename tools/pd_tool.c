@@ -604,7 +604,7 @@ static void zahead_start(pd_session *s) {
         return;
     }
     part = pos = 0;
-    if (!z->mem_n || !zahead_next(z, &part, &pos, &first) ||
+    if (!zahead_next(z, &part, &pos, &first) ||
         (z->in_turn = nparts > 1 ? 1 : zahead_in_turn(z, first)) < 0) {
         zahead_free(z);
         return;
