@@ -39,7 +39,9 @@ typedef struct lunit {
 } lunit;
 
 struct pd_dwarf_lines {
-    unsigned char *owned[3];    /* sections decompressed for it */
+    unsigned char *owned[3];    /* sections decompressed for it: .debug_line, .debug_line_str, .debug_str */
+    size_t owned_n[3];
+    const struct pd_elf *elf;   /* the file they are of */
     row *rows;
     size_t nrows, caprows;
     seq *seqs;
@@ -49,6 +51,12 @@ struct pd_dwarf_lines {
     lunit *units;               /* by offset in .debug_line (ascending: read in order): where a unit's files are */
     size_t nunits, capunits;
     size_t bad_units;           /* units left out as malformed */
+    /* the special opcodes' advances for the last header's parameters
+       (units of one file share them): no division per row */
+    int sp_valid, sp_line_base;
+    unsigned sp_opcode_base, sp_line_range, sp_min_inst;
+    uint32_t sp_addr[256];
+    int32_t sp_line[256];
 };
 
 typedef struct rd {
@@ -197,15 +205,22 @@ typedef struct state {
     uint64_t line;              /* modulo 2^64: a line program may run it anywhere */
     size_t seq_first;           /* this sequence's first row */
     int in_seq;
+    uint32_t rfile;             /* the rows' file (row_file), kept while the file register and the files stay */
 } state;
 
-static int add_row(pd_dwarf_lines *l, state *st, uint32_t file_base, size_t nfiles, int v5, int end) {
-    row *r;
+/* the file a row takes: an index in files, ROW_NO_FILE, with ROW_INITIAL */
+static uint32_t row_file(const state *st, uint32_t file_base, size_t nfiles, int v5) {
     uint64_t f = st->file;
-    uint32_t file, line = st->line <= UINT32_MAX ? (uint32_t)st->line : 0;
+    uint32_t file;
     if (v5) file = f < nfiles && file_base + f < ROW_NO_FILE ? file_base + (uint32_t)f : ROW_NO_FILE;
     else file = f >= 1 && f <= nfiles && file_base + f - 1 < ROW_NO_FILE ? file_base + (uint32_t)(f - 1) : ROW_NO_FILE;
     if (v5 && !st->file_set) file |= ROW_INITIAL;
+    return file;
+}
+
+static inline int add_row(pd_dwarf_lines *l, state *st, uint32_t file_base, size_t nfiles, int v5, int end) {
+    row *r;
+    uint32_t file = st->rfile, line = st->line <= UINT32_MAX ? (uint32_t)st->line : 0;
     if (!st->in_seq) { st->seq_first = l->nrows; st->in_seq = 1; }
     /* of rows at one address the last stands (binutils, PR ld/4986); a
        row that says what the row before it says adds nothing a lookup
@@ -216,7 +231,7 @@ static int add_row(pd_dwarf_lines *l, state *st, uint32_t file_base, size_t nfil
                l->rows[l->nrows - 1].file == file && l->rows[l->nrows - 1].line == line) {
         return 1;
     } else {
-        if (!grow((void **)&l->rows, &l->caprows, l->nrows + 1, sizeof *l->rows)) return 0;
+        if (l->nrows == l->caprows && !grow((void **)&l->rows, &l->caprows, l->nrows + 1, sizeof *l->rows)) return 0;
         r = &l->rows[l->nrows++];
     }
     r->addr = st->addr;
@@ -307,17 +322,29 @@ static int unit(pd_dwarf_lines *l, const pd_dwarf_sections *sec, rd *r, int off8
     pr.end = r->end;
     pr.big = r->big;
     pr.bad = 0;
+    if (!l->sp_valid || l->sp_opcode_base != opcode_base || l->sp_line_base != line_base ||
+        l->sp_line_range != line_range || l->sp_min_inst != min_inst) {
+        for (i = opcode_base; i < 256; i++) {
+            l->sp_addr[i] = ((i - opcode_base) / line_range) * min_inst;
+            l->sp_line[i] = line_base + (int)((i - opcode_base) % line_range);
+        }
+        l->sp_valid = 1;
+        l->sp_opcode_base = opcode_base;
+        l->sp_line_base = line_base;
+        l->sp_line_range = line_range;
+        l->sp_min_inst = min_inst;
+    }
     memset(&st, 0, sizeof st);
     st.file = 1;
     st.line = 1;
     st.dir_base = dir_base;
+    st.rfile = row_file(&st, file_base, l->nfiles - file_base, v5);
     while (pr.p < pr.end && !pr.bad) {
         unsigned op = *pr.p++;
         size_t nfiles = l->nfiles - file_base;
         if (op >= opcode_base) {
-            unsigned adj = op - opcode_base;
-            st.addr += (uint64_t)(adj / line_range) * min_inst;
-            st.line += (uint64_t)(int64_t)(line_base + (int)(adj % line_range));
+            st.addr += l->sp_addr[op];
+            st.line += (uint64_t)(int64_t)l->sp_line[op];
             if (!add_row(l, &st, file_base, nfiles, v5, 0)) return -1;
             continue;
         }
@@ -335,6 +362,7 @@ static int unit(pd_dwarf_lines *l, const pd_dwarf_sections *sec, rd *r, int off8
                 st.file = 1;
                 st.line = 1;
                 st.dir_base = dir_base;
+                st.rfile = row_file(&st, file_base, nfiles, v5);
             } else if (sub == 2) { /* set_address */
                 rd sub_r = pr;
                 sub_r.end = next;
@@ -352,6 +380,7 @@ static int unit(pd_dwarf_lines *l, const pd_dwarf_sections *sec, rd *r, int off8
                     l->files[l->nfiles].s = s;
                     l->files[l->nfiles].n = slen;
                     l->files[l->nfiles++].dir = d >= 1 && d - 1 < (uint64_t)(l->ndirs - dir_base) ? dir_base + (uint32_t)(d - 1) : UINT32_MAX;
+                    st.rfile = row_file(&st, file_base, l->nfiles - file_base, v5);
                 }
             }
             pr.p = next;
@@ -360,7 +389,11 @@ static int unit(pd_dwarf_lines *l, const pd_dwarf_sections *sec, rd *r, int off8
         case 1: if (!add_row(l, &st, file_base, nfiles, v5, 0)) return -1; break; /* copy */
         case 2: st.addr += rd_uleb(&pr) * min_inst; break;
         case 3: st.line += (uint64_t)rd_sleb(&pr); break;
-        case 4: st.file = rd_uleb(&pr); st.file_set = 1; break;
+        case 4:
+            st.file = rd_uleb(&pr);
+            st.file_set = 1;
+            st.rfile = row_file(&st, file_base, nfiles, v5);
+            break;
         case 8: st.addr += (uint64_t)((255 - opcode_base) / line_range) * min_inst; break;
         case 9: st.addr += rd_n(&pr, 2); break;
         default:
@@ -612,6 +645,10 @@ pd_dwarf_lines *pd_dwarf_lines_elf(const struct pd_elf *elf, const char **why) {
         return NULL;
     }
     memcpy(l->owned, owned, sizeof owned);
+    l->owned_n[0] = sec.line_n;
+    l->owned_n[1] = sec.line_str_n;
+    l->owned_n[2] = sec.str_n;
+    l->elf = elf;
     pd_elf_release_pages(elf); /* the rows are made: the sections' pages can go */
     return l;
 }
@@ -860,6 +897,67 @@ static int addrx(const struct pd_dwarf *d, const cu *u, uint64_t index, uint64_t
 }
 
 /* Reads the entry at r (in unit u); 0 at a null entry or a fault (r->bad). */
+/* Steps over the attributes of an entry of abbreviation a, as read_die
+   reads them (the same bytes, the same forms refused), keeping nothing. */
+static int skip_attrs(const struct pd_dwarf *d, const cu *u, rd *r, const abbrev *a) {
+    size_t i;
+    unsigned off = u->off8 ? 8 : 4;
+    for (i = 0; i < a->n && !r->bad; i++) {
+        uint32_t form = d->attrs[a->first + i].form;
+        size_t skip = 0;
+        uint64_t v;
+        if (form == 0x16) form = (uint32_t)rd_uleb(r); /* indirect */
+        switch (form) {
+        case 0x01: skip = u->addr_size; break;
+        case 0x03: case 0x04: case 0x0a: /* block2, block4, block1 */
+            v = rd_n(r, form == 0x03 ? 2 : form == 0x04 ? 4 : 1);
+            if (v > (uint64_t)(r->end - r->p)) r->bad = 1; else r->p += v;
+            break;
+        case 0x09: case 0x18: /* block, exprloc */
+            v = rd_uleb(r);
+            if (v > (uint64_t)(r->end - r->p)) r->bad = 1; else r->p += v;
+            break;
+        case 0x0b: case 0x0c: case 0x11: case 0x25: case 0x29: skip = 1; break;
+        case 0x05: case 0x12: case 0x26: case 0x2a: skip = 2; break;
+        case 0x27: case 0x2b: skip = 3; break;
+        case 0x06: case 0x13: case 0x1c: case 0x28: case 0x2c: skip = 4; break;
+        case 0x07: case 0x14: case 0x20: case 0x24: skip = 8; break;
+        case 0x1e: skip = 16; break;
+        case 0x0e: case 0x17: case 0x1d: case 0x1f: case 0x1f20: case 0x1f21: skip = off; break;
+        case 0x10: skip = u->version <= 2 ? u->addr_size : off; break; /* ref_addr */
+        case 0x08: { size_t len; rd_str(r, &len); break; }
+        case 0x0d: rd_sleb(r); break;
+        case 0x0f: case 0x15: case 0x1a: case 0x1b: case 0x22: case 0x23: case 0x1f01: case 0x1f02: rd_uleb(r); break;
+        case 0x19: case 0x21: break; /* flag_present, implicit_const: no bytes */
+        default: r->bad = 1; return 0;
+        }
+        if (skip) {
+            if ((size_t)(r->end - r->p) < skip) { r->bad = 1; r->p = r->end; return 0; }
+            r->p += skip;
+        }
+    }
+    return !r->bad;
+}
+
+/* An entry as walk_cu needs it: whole where it is a function or an
+   inlined call, else its tag and whether it has children (0 at a null
+   entry or when malformed, as read_die) */
+static int read_die(struct pd_dwarf *d, cu *u, rd *r, die *e);
+static int walk_die(struct pd_dwarf *d, cu *u, rd *r, die *e) {
+    const abbrev *a;
+    const unsigned char *at = r->p;
+    uint64_t code = at < r->end && *at < 0x80 ? *at : 0;
+    if (!code || !unit_table(d, u) || !(a = abbrev_find(d, u->table, code)) ||
+        a->tag == TAG_subprogram || a->tag == TAG_inlined_subroutine)
+        return read_die(d, u, r, e);
+    r->p++;
+    e->offset = (uint64_t)(at - d->info);
+    e->tag = a->tag;
+    e->children = a->children;
+    e->has_low = e->has_ranges = 0;
+    return skip_attrs(d, u, r, a);
+}
+
 static int read_die(struct pd_dwarf *d, cu *u, rd *r, die *e) {
     const abbrev *a;
     uint64_t code;
@@ -1125,7 +1223,7 @@ static int walk_cu(struct pd_dwarf *d, cu *u) {
     while (r.p < r.end && !r.bad) {
         die e;
         int32_t parent;
-        if (!read_die(d, u, &r, &e)) {
+        if (!walk_die(d, u, &r, &e)) {
             if (r.bad) break;
             if (skip) skip--; /* a null entry closes a level */
             else if (level > 0) level--;
@@ -1247,6 +1345,18 @@ struct pd_dwarf *pd_dwarf_open(const struct pd_elf *elf, const char **why) {
     return pd_dwarf_open_lines(elf, NULL, why);
 }
 
+/* A string section the line tables of elf decompressed already: theirs
+   (they outlive d); else read as any other */
+static int shared_section(const pd_dwarf_lines *lines, int which, const struct pd_elf *elf, const char *name,
+                          const unsigned char **p, size_t *n, unsigned char **owned, const char **why) {
+    if (lines && lines->elf == elf && lines->owned[which]) {
+        *p = lines->owned[which];
+        *n = lines->owned_n[which];
+        return 1;
+    }
+    return dwarf_section(elf, name, p, n, owned, why);
+}
+
 struct pd_dwarf *pd_dwarf_open_lines(const struct pd_elf *elf, pd_dwarf_lines *lines, const char **why) {
     struct pd_dwarf *d;
     const char *dummy;
@@ -1273,8 +1383,8 @@ struct pd_dwarf *pd_dwarf_open_lines(const struct pd_elf *elf, pd_dwarf_lines *l
         !dwarf_section(elf, ".debug_addr", &d->addr, &d->addr_n, &d->owned[3], why) ||
         !dwarf_section(elf, ".debug_ranges", &d->ranges, &d->ranges_n, &d->owned[4], why) ||
         !dwarf_section(elf, ".debug_rnglists", &d->rnglists, &d->rnglists_n, &d->owned[5], why) ||
-        !dwarf_section(elf, ".debug_str", &d->sec.str, &d->sec.str_n, &d->owned[6], why) ||
-        !dwarf_section(elf, ".debug_line_str", &d->sec.line_str, &d->sec.line_str_n, &d->owned[7], why)) {
+        !shared_section(d->lines, 2, elf, ".debug_str", &d->sec.str, &d->sec.str_n, &d->owned[6], why) ||
+        !shared_section(d->lines, 1, elf, ".debug_line_str", &d->sec.line_str, &d->sec.line_str_n, &d->owned[7], why)) {
         pd_dwarf_close(d);
         return NULL;
     }
