@@ -780,6 +780,21 @@ static int read_stack(const pd_unwind_stack *s, uint64_t addr, unsigned size, ui
     return !r.bad;
 }
 
+/* read_stack's common case, inline: a word well inside the copy, in the
+   host's order (0: not that case, read_stack decides) */
+static inline int stack_word(const pd_unwind_stack *s, uint64_t addr, uint64_t *out) {
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && defined(__ORDER_BIG_ENDIAN__)
+    if (s->addr_size == 8 && s->big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) && addr >= s->sp &&
+        addr - s->sp < s->n && s->n - (addr - s->sp) > 8) {
+        memcpy(out, s->p + (addr - s->sp), 8);
+        return 1;
+    }
+#else
+    (void)s; (void)addr; (void)out;
+#endif
+    return 0;
+}
+
 /* A DWARF expression (the subset CFI uses: constants, registers, stack
    operations, arithmetic, comparisons and branches, dereferences of the
    stack copy). push: a value pushed first (the CFA), when has_push. */
@@ -924,7 +939,8 @@ int pd_unwind_step(const pd_cfi_row *row, pd_unwind_regs *regs, unsigned pc_reg,
         switch (x->kind) {
         case PD_RULE_UNDEFINED: continue;
         case PD_RULE_OFFSET:
-            if (!read_stack(stack, cfa + (uint64_t)x->off, (unsigned)stack->addr_size, &v)) {
+            if (!stack_word(stack, cfa + (uint64_t)x->off, &v) &&
+                !read_stack(stack, cfa + (uint64_t)x->off, (unsigned)stack->addr_size, &v)) {
                 if (i == row->ra) return -1;
                 continue;
             }
