@@ -1081,11 +1081,21 @@ static void load_cfi(pd_dso *d) {
        whose header is missing or unusable: a lookup is then a binary
        search, never a pass over the section */
     if (d->cfi.eh_frame || d->cfi.debug_frame) { /* (a header the lookup cannot use falls back to it) */
-        size_t n = pd_cfi_index(&d->cfi, NULL, 0);
-        if (n && (d->cfi_index = (pd_cfi_fde *)malloc(n * sizeof *d->cfi_index)) != NULL &&
-            pd_cfi_index(&d->cfi, d->cfi_index, n) == n) {
+        /* one pass, into room for as many FDEs as the sections can hold
+           (an entry takes 8 bytes and more: its length and CIE pointer;
+           pages not written are not touched), what is left over given back */
+        size_t room = d->cfi.eh_frame_n / 8 + d->cfi.debug_frame_n / 8 + 1, n = 0;
+        if (room <= SIZE_MAX / sizeof *d->cfi_index &&
+            (d->cfi_index = (pd_cfi_fde *)malloc(room * sizeof *d->cfi_index)) != NULL)
+            n = pd_cfi_index(&d->cfi, d->cfi_index, room);
+        if (n && n <= room) {
+            pd_cfi_fde *fit = (pd_cfi_fde *)realloc(d->cfi_index, n * sizeof *d->cfi_index);
+            if (fit) d->cfi_index = fit;
             d->cfi.index = d->cfi_index;
             d->cfi.index_n = n;
+        } else {
+            free(d->cfi_index);
+            d->cfi_index = NULL;
         }
     }
 }
