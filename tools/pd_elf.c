@@ -1883,12 +1883,11 @@ struct pd_kallsyms {
 
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
 
-/* a hex digit's value, or 16 */
+/* a hex digit's value, or 16 (without branches: addresses mix digits and
+   letters, which a branch would guess wrong) */
 static unsigned hex_value(unsigned char c) {
-    unsigned v = (unsigned)c - '0';
-    if (v < 10) return v;
-    v = ((unsigned)c | 0x20) - 'a';
-    return v < 6 ? v + 10 : 16;
+    unsigned v = (unsigned)c - '0', a = ((unsigned)c | 0x20) - 'a';
+    return v < 10 ? v : a < 6 ? a + 10 : 16;
 }
 
 /* "addr type name[\t[module]]" in p[0..n) (one line, without its newline);
@@ -1912,14 +1911,14 @@ static int parse_kallsyms_line(char *p, size_t n, pd_ksym *out) {
     while (is_blank(*p)) p++;
     if (!*p || (type != 't' && type != 'T' && type != 'w' && type != 'W')) return 0;
     name = p;
-    while (*p && !is_blank(*p)) p++;
+    p += strcspn(p, " \t"); /* to a blank or the line's end */
     name_n = (size_t)(p - name);
     if (*p) {
         *p++ = 0;
         while (is_blank(*p)) p++;
         if (*p == '[') {
             module = ++p;
-            while (*p && *p != ']') p++;
+            p += strcspn(p, "]");
             *p = 0;
             module_n = (size_t)(p - module);
         }
