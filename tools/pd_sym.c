@@ -1088,11 +1088,18 @@ static void load_cfi(pd_dso *d) {
     if (d->cfi.eh_frame || d->cfi.debug_frame) { /* (a header the lookup cannot use falls back to it) */
         /* one pass, into room for as many FDEs as the sections can hold
            (an entry takes 8 bytes and more: its length and CIE pointer;
-           pages not written are not touched), what is left over given back */
-        size_t room = d->cfi.eh_frame_n / 8 + d->cfi.debug_frame_n / 8 + 1, n = 0;
-        if (room <= SIZE_MAX / sizeof *d->cfi_index &&
-            (d->cfi_index = (pd_cfi_fde *)malloc(room * sizeof *d->cfi_index)) != NULL)
+           the index takes PD_CFI_MAX_SCAN a section at most; pages not
+           written are not touched), what is left over given back. Where
+           that room cannot be had, the FDEs are counted first, as the
+           index is the same whatever the memory. */
+        size_t eh = d->cfi.eh_frame_n / 8, dbg = d->cfi.debug_frame_n / 8, n = 0, room;
+        room = (eh < PD_CFI_MAX_SCAN ? eh : PD_CFI_MAX_SCAN) + (dbg < PD_CFI_MAX_SCAN ? dbg : PD_CFI_MAX_SCAN) + 1;
+        if ((d->cfi_index = (pd_cfi_fde *)malloc(room * sizeof *d->cfi_index)) != NULL) {
             n = pd_cfi_index(&d->cfi, d->cfi_index, room);
+        } else if ((room = pd_cfi_index(&d->cfi, NULL, 0)) != 0 &&
+                   (d->cfi_index = (pd_cfi_fde *)malloc(room * sizeof *d->cfi_index)) != NULL) {
+            n = pd_cfi_index(&d->cfi, d->cfi_index, room);
+        }
         if (n && n <= room) {
             pd_cfi_fde *fit = (pd_cfi_fde *)realloc(d->cfi_index, n * sizeof *d->cfi_index);
             if (fit) d->cfi_index = fit;

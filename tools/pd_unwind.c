@@ -10,7 +10,7 @@
 
 /* bounds on the work a file may ask for */
 #define CFI_MAX_INSNS 100000        /* CFA instructions run for one pc */
-#define CFI_MAX_SCAN 200000         /* FDEs looked at without a search table */
+#define CFI_MAX_SCAN PD_CFI_MAX_SCAN /* FDEs looked at without a search table */
 #define CFI_INDEX_BACK 64           /* index entries looked at below a pc (FDEs that overlap) */
 #define CIE_MAX_AUG 16              /* a CIE's augmentation string, at most (a CIE is read per FDE) */
 #define CFI_STATE_DEPTH 8           /* DW_CFA_remember_state nesting */

@@ -144,6 +144,9 @@ typedef struct pd_cfi {
    among those starting up to 64 entries below it; a malformed FDE is
    left out, where a pass stops at it). */
 size_t pd_cfi_index(const pd_cfi *c, pd_cfi_fde *out, size_t max);
+/* The entries pd_cfi_index (and a lookup's scan) looks at in one section,
+   at most: it never counts more FDEs than this per section. */
+#define PD_CFI_MAX_SCAN 200000
 
 /* 1 and *row: the rules at pc; 0: no FDE covers pc; -1: the FDE that
    covers it is malformed (or its instructions take more than a bound). */
