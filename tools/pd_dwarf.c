@@ -633,6 +633,7 @@ pd_dwarf_lines *pd_dwarf_lines_elf(const struct pd_elf *elf, const char **why) {
     }
     if (!sec.line_n) {
         *why = "no .debug_line";
+        free(owned[0]); /* a compressed one of size 0 */
         free(owned[1]);
         free(owned[2]);
         return NULL;
