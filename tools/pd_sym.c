@@ -537,26 +537,21 @@ static void pf_read(struct pd_prefetch *p, long i) {
 
 static int *pf_state(struct pd_prefetch *p, long i) { return i < 0 ? &p->ks_state : &p->objs[i].state; }
 
-/* The first item still QUEUED, taken (RUNNING), with the lock held; 0:
-   none. The objects come before the kernel's symbols: their inlined frames
-   are what a command does most with once they are read (collapse answers
-   the frames it put off), the kernel's a lookup each; so that work is done
-   while the walk goes on, not after it. A command that needs the kernel's
-   symbols sooner reads them itself (pf_claim). */
+/* The first item still QUEUED, taken (RUNNING), with the lock held; 0: none */
 static int pf_next(struct pd_prefetch *p, long *i) {
     size_t k;
     if (p->stop) return 0;
+    if (p->ks_path && p->ks_state == PF_QUEUED) {
+        p->ks_state = PF_RUNNING;
+        *i = -1;
+        return 1;
+    }
     for (k = 0; k < p->n; k++)
         if (p->objs[k].state == PF_QUEUED) {
             p->objs[k].state = PF_RUNNING;
             *i = (long)k;
             return 1;
         }
-    if (p->ks_path && p->ks_state == PF_QUEUED) {
-        p->ks_state = PF_RUNNING;
-        *i = -1;
-        return 1;
-    }
     return 0;
 }
 
